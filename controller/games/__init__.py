@@ -1,0 +1,1 @@
+"""One package per game: events, state and a pure engine."""

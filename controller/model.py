@@ -1,0 +1,140 @@
+"""Events, decisions and rulings: the shapes every engine and sink shares.
+
+An engine returns :class:`Decision` objects; the runtime stamps each one with
+its table, boot and sequence number to make a :class:`Ruling`, the public JSON
+payload of ``contracts.md`` section 1.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import TypeAlias
+
+JSON: TypeAlias = "None | bool | int | float | str | list[JSON] | dict[str, JSON]"
+Score: TypeAlias = tuple[tuple[str, int | float], ...]
+"""A match score as (player id, points) pairs in seat order."""
+
+PAYLOAD_VERSION = 1
+
+
+class Game(str, Enum):
+    """The games tableref referees; the value is the ``game`` field of a ruling."""
+
+    HEADS_AND_TAILS = "heads-and-tails"
+    TIDDLYWINKS = "tiddlywinks"
+    TANTRIX = "tantrix"
+    BACKGAMMON = "backgammon"
+
+
+class RulingKind(str, Enum):
+    """The ``kind`` of a ruling. Games add their own kinds here."""
+
+    POINT = "point"
+    FAULT = "fault"
+    LET = "let"
+    INVALID = "invalid"
+    NOTICE = "notice"
+    OVERRULED = "overruled"
+    MATCH_OVER = "match_over"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Event:
+    """An input to an engine, stamped with the time it happened (``mono_ns``)."""
+
+    t_ns: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Tick(Event):
+    """Time has reached a deadline the engine asked to be woken for."""
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What an engine decided, before the runtime gives it an id.
+
+    ``ordinal`` counts the decisions of one match from 0, in the order the
+    engine made them; ``overrules`` is the ordinal of a decision this one
+    replaces. Both stay inside the controller: the runtime maps them to ids.
+    """
+
+    ordinal: int
+    kind: RulingKind
+    rule: str | None
+    against: str | None
+    to: str | None
+    score: Score
+    detail: str
+    t_ns: int
+    overrules: int | None = None
+    extra: tuple[tuple[str, JSON], ...] = field(default=())
+
+
+@dataclass(frozen=True, slots=True)
+class Ruling:
+    """A stamped ruling, exactly the payload of ``contracts.md`` section 1.
+
+    >>> r = Ruling(id="t1:0:1", seq=1, kind=RulingKind.NOTICE, rule="2.1.1",
+    ...            game=Game.HEADS_AND_TAILS, at=0.0, against=None, to=None,
+    ...            score=(("ann", 0), ("ben", 0)), detail="Ready - Go")
+    >>> r.to_json_dict()["score"]
+    {'ann': 0, 'ben': 0}
+    """
+
+    id: str
+    seq: int
+    kind: RulingKind
+    rule: str | None
+    game: Game
+    at: float
+    against: str | None
+    to: str | None
+    score: Score
+    detail: str
+    overrules: str | None = None
+    extra: tuple[tuple[str, JSON], ...] = field(default=())
+
+    def to_json_dict(self) -> dict[str, JSON]:
+        """The ruling as the JSON object subscribers receive."""
+        out: dict[str, JSON] = {
+            "v": PAYLOAD_VERSION,
+            "id": self.id,
+            "seq": self.seq,
+            "kind": self.kind.value,
+            "rule": self.rule,
+            "game": self.game.value,
+            "at": self.at,
+            "against": self.against,
+            "to": self.to,
+            "score": dict(self.score),
+            "detail": self.detail,
+        }
+        if self.overrules is not None:
+            out["overrules"] = self.overrules
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """One line of compact JSON."""
+        return json.dumps(self.to_json_dict(), separators=(",", ":"), ensure_ascii=False)
+
+
+LAST = "last"
+"""A ruling reference meaning the most recent ruling that can be overruled."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RulingTarget(Event):
+    """An event that refers to an earlier ruling (an overrule, a confirmation).
+
+    ``ref`` is what the user wrote: a ruling id, its seq number, or ``"last"``.
+    The runtime, which alone knows ids, fills in ``ordinal`` (the engine's own
+    number for that decision) before the engine sees the event; ``None`` with
+    ``ref == "last"`` leaves the choice to the engine.
+    """
+
+    ref: str | int = LAST
+    ordinal: int | None = None

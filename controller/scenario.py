@@ -1,0 +1,105 @@
+"""Scenario files (``contracts.md`` section 2): a whole match as inputs over time.
+
+>>> s = parse_scenario({"game": "heads-and-tails",
+...     "match": {"players": ["ann", "ben"], "plays": 1},
+...     "input": [{"at": 0.0, "type": "go"}]}, "demo.toml")
+>>> s.inputs[0].type, s.inputs[0].event.t_ns - ORIGIN_NS
+('go', 0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from controller.errors import ScenarioError
+from controller.expect import Expect, parse_expect
+from controller.games.heads_and_tails import MatchSettings
+from controller.games.heads_and_tails.scenario import INPUT_TYPES, parse_input, parse_match
+from controller.model import Event, Game
+from controller.strict import Table, load_toml
+from controller.timebase import NS_PER_S, seconds_to_ns
+
+ORIGIN_NS = 1_000 * NS_PER_S
+"""Simulated ``mono_ns`` at scenario time 0. Not zero, so that any place that
+confuses monotonic time with match time shows up in the tests."""
+
+MAX_SECONDS = 7 * 24 * 3600.0
+
+
+@dataclass(frozen=True, slots=True)
+class ScenarioInput:
+    """One ``[[input]]``: its 1-based index in the file, its type, the event."""
+
+    index: int
+    type: str
+    event: Event
+
+
+@dataclass(frozen=True, slots=True)
+class Scenario:
+    """A parsed scenario file, ready to simulate."""
+
+    source: str
+    game: Game
+    settings: MatchSettings
+    inputs: tuple[ScenarioInput, ...]
+    expects: tuple[Expect, ...]
+    until_s: float | None
+    table: str
+    description: str
+
+
+def load_scenario(path: Path) -> Scenario:
+    """Read and validate a scenario file; raises :class:`ScenarioError`."""
+    return parse_scenario(load_toml(path, ScenarioError), str(path))
+
+
+def _input(entry: Mapping[str, Any], index: int, source: str, settings: MatchSettings) -> Event:
+    kind = entry.get("type")
+    where = f"input {index}" + (f" ({kind})" if isinstance(kind, str) else "")
+    table = Table(dict(entry), source, where, ScenarioError)
+    kind = table.string("type")
+    if kind not in INPUT_TYPES:
+        raise table.fail("type", f"{kind!r} is not an input type ({', '.join(INPUT_TYPES)})")
+    at = table.number("at", minimum=0.0, maximum=MAX_SECONDS)
+    return parse_input(kind, table, ORIGIN_NS + seconds_to_ns(at), settings)
+
+
+def parse_scenario(data: dict[str, Any], source: str) -> Scenario:
+    """Validate a parsed TOML document as a scenario."""
+    top = Table(data, source, "", ScenarioError)
+    game = top.choice("game", Game)
+    if game is not Game.HEADS_AND_TAILS:
+        raise top.fail("game", f"the harness does not run {game.value!r} yet")
+    description = top.string("description", "")
+    table_id = top.string("table", "sim")
+    if not table_id or ":" in table_id or "/" in table_id:
+        raise top.fail("table", "a table id is non-empty with no ':' or '/'")
+    until = top.number("until", None, minimum=0.0, maximum=MAX_SECONDS)
+    match = top.table("match")
+    assert match is not None
+    settings = parse_match(match)
+    inputs = [
+        ScenarioInput(index, entry.get("type", "?"), _input(entry, index, source, settings))
+        for index, entry in top.tables("input")
+    ]
+    # Inputs run in time order; equal times keep the file's order.
+    inputs.sort(key=lambda i: i.event.t_ns)
+    expects = tuple(
+        parse_expect(Table(dict(entry), source, f"expect {index}", ScenarioError), index)
+        for index, entry in top.tables("expect")
+    )
+    top.finish()
+    return Scenario(
+        source=source,
+        game=game,
+        settings=settings,
+        inputs=tuple(inputs),
+        expects=expects,
+        until_s=until,
+        table=table_id,
+        description=description,
+    )
