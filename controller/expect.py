@@ -64,7 +64,9 @@ def parse_expect(table: Table, index: int) -> Expect:
         allowed = {k.value for k in RulingKind}
         kind = dict(want)["kind"]
         if kind not in allowed:
-            raise table.fail("kind", f"{kind!r} is not a ruling kind ({', '.join(sorted(allowed))})")
+            raise table.fail(
+                "kind", f"{kind!r} is not a ruling kind ({', '.join(sorted(allowed))})"
+            )
     if table.has("seq"):
         want.append(("seq", table.integer("seq", minimum=1)))
     if table.has("at"):
@@ -80,7 +82,7 @@ def parse_expect(table: Table, index: int) -> Expect:
 
 def _score(table: Table) -> dict[str, JSON]:
     out: dict[str, JSON] = {}
-    for player in table.keys():  # a score table's keys are player ids
+    for player in table.names():  # a score table's keys are player ids
         out[player] = table.number(player)
     table.finish()
     return out

@@ -55,9 +55,7 @@ class Simulation:
     failures: list[str] = field(default_factory=list)
 
 
-def simulate(
-    scenario: Scenario, on_ruling: Callable[[Ruling], None] | None = None
-) -> Simulation:
+def simulate(scenario: Scenario, on_ruling: Callable[[Ruling], None] | None = None) -> Simulation:
     """Run ``scenario`` to its end; ``on_ruling`` sees each ruling as it is made.
 
     Raises :class:`ScenarioError` for an input that refers to something that

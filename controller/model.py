@@ -9,17 +9,17 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from typing import TypeAlias
 
-JSON: TypeAlias = "None | bool | int | float | str | list[JSON] | dict[str, JSON]"
+JSON: TypeAlias = "bool | int | float | str | list[JSON] | dict[str, JSON] | None"
 Score: TypeAlias = tuple[tuple[str, int | float], ...]
 """A match score as (player id, points) pairs in seat order."""
 
 PAYLOAD_VERSION = 1
 
 
-class Game(str, Enum):
+class Game(StrEnum):
     """The games tableref referees; the value is the ``game`` field of a ruling."""
 
     HEADS_AND_TAILS = "heads-and-tails"
@@ -28,7 +28,7 @@ class Game(str, Enum):
     BACKGAMMON = "backgammon"
 
 
-class RulingKind(str, Enum):
+class RulingKind(StrEnum):
     """The ``kind`` of a ruling. Games add their own kinds here."""
 
     POINT = "point"

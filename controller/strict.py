@@ -74,7 +74,7 @@ class Table:
         """An error about ``key`` of this table (raise it)."""
         return self._error(self.source, self.where, key, reason)
 
-    def keys(self) -> list[str]:
+    def names(self) -> list[str]:
         """Every key the table sets (for tables keyed by data, like a score)."""
         return list(self._data)
 

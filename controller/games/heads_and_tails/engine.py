@@ -109,9 +109,7 @@ def _past_fault_line(step: Step, t_ns: int) -> bool:
     True when the attempt goes on."""
     state = step.state
     made = _attempt(step).call
-    if state.caller not in state.settings.visually_impaired and (
-        made is None or made.t_ns >= t_ns
-    ):
+    if state.caller not in state.settings.visually_impaired and (made is None or made.t_ns >= t_ns):
         late = "" if made is None else " (the call came as it passed)"
         step.fault("2.2.3", state.caller, f"no call before the coin passed the fault line{late}")
         return False
@@ -140,8 +138,6 @@ def on_landed(step: Step, event: Landed) -> None:
         _attempt(step), landed_ns=event.t_ns, face=event.face, in_area=event.in_area
     )
     step.set_attempt(Phase.DESCENT, attempt)
-    if event.face is Face.BROKEN:
-        step.notice("1.3.3", "the coin broke: it must be replaced before the next toss")
     if not event.in_area:
         step.let("2.1.7", "the coin landed outside the designated area")
     elif event.face is Face.EDGE:
@@ -152,6 +148,8 @@ def on_landed(step: Step, event: Landed) -> None:
         _score(step)
     else:
         step.set_attempt(Phase.AWAIT_CALL, attempt)
+    if event.face is Face.BROKEN:  # after the ruling on the attempt, whatever it was
+        step.notice("1.3.3", "the coin broke: it must be replaced before the next toss")
 
 
 def _score(step: Step) -> None:
@@ -270,7 +268,11 @@ class HeadsAndTailsEngine:
         attempt = state.attempt
         if state.phase is Phase.WINDOW and attempt is not None and attempt.go_ns is not None:
             return attempt.go_ns + state.settings.toss_window_ns
-        if state.phase is Phase.AWAIT_CALL and attempt is not None and attempt.landed_ns is not None:
+        if (
+            state.phase is Phase.AWAIT_CALL
+            and attempt is not None
+            and attempt.landed_ns is not None
+        ):
             return attempt.landed_ns + state.settings.vi_grace_ns
         return None
 

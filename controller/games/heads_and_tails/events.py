@@ -7,12 +7,12 @@ engine cannot tell a light gate from a scenario file.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 from controller.model import Event, RulingTarget
 
 
-class Face(str, Enum):
+class Face(StrEnum):
     """How the coin came to rest."""
 
     HEADS = "heads"
@@ -21,7 +21,7 @@ class Face(str, Enum):
     BROKEN = "broken"  # the coin broke on impact, a "skraggaleon" (2.7.4)
 
 
-class TouchWhat(str, Enum):
+class TouchWhat(StrEnum):
     """What the tosser touched after the toss (2.1.6)."""
 
     START_LINE = "start_line"
@@ -30,7 +30,7 @@ class TouchWhat(str, Enum):
     COIN = "coin"
 
 
-class Toucher(str, Enum):
+class Toucher(StrEnum):
     """Who or what the coin touched in flight (2.1.10, 2.1.11)."""
 
     REFEREE = "referee"
@@ -39,7 +39,7 @@ class Toucher(str, Enum):
     TABLE = "table"
 
 
-class SpotterAction(str, Enum):
+class SpotterAction(StrEnum):
     """A spotter's decision (2.6, 2.7)."""
 
     INVALID = "invalid"
@@ -48,7 +48,7 @@ class SpotterAction(str, Enum):
     OVERRULE = "overrule"
 
 
-class Replacement(str, Enum):
+class Replacement(StrEnum):
     """What an overruled ruling becomes."""
 
     POINT = "point"

@@ -31,11 +31,12 @@ def _attempt_json(attempt: Attempt | None, origin_ns: int) -> dict[str, JSON]:
 
 
 def _outcome_json(outcome: Outcome, ids: Sequence[str], origin_ns: int) -> dict[str, JSON]:
+    overruled_by: list[JSON] = [ids[o] for o in outcome.ordinals[1:]]
     return {
         "play": outcome.play + 1,
         "tosser": outcome.tosser,
         "ruling": ids[outcome.ordinals[0]],
-        "overruled_by": [ids[o] for o in outcome.ordinals[1:]],
+        "overruled_by": overruled_by,
         "result": outcome.kind.value,
         "rule": outcome.rule,
         "against": outcome.against,
@@ -50,13 +51,14 @@ def record_json(state: State, rulings: Sequence[Ruling], origin_ns: int) -> dict
     settings = state.settings
     ids = [r.id for r in rulings]
     over = [r for r in rulings if r.kind is RulingKind.MATCH_OVER]
+    impaired: list[JSON] = [*sorted(settings.visually_impaired)]
     return {
         "game": "heads-and-tails",
         "players": list(settings.players),
         "format": settings.format.value,
         "plays": settings.plays,
         "first_tosser": settings.first_tosser,
-        "visually_impaired": sorted(settings.visually_impaired),
+        "visually_impaired": impaired,
         "attempts": [_outcome_json(o, ids, origin_ns) for o in state.outcomes],
         "rulings": [r.to_json_dict() for r in rulings],
         "score": dict(state.score),
@@ -65,19 +67,25 @@ def record_json(state: State, rulings: Sequence[Ruling], origin_ns: int) -> dict
     }
 
 
-def _line(o: dict[str, JSON]) -> str:
-    facts = [f"go {o['go_at']} s"] if o.get("go_at") is not None else []
-    if o.get("toss_at") is not None:
-        facts.append(f"toss {o['toss_at']} s")
-    if o.get("call") is not None:
-        facts.append(f"call {o['call']} at {o['call_at']} s")
-    if o.get("face") is not None:
-        where = "in the area" if o["in_area"] else "outside the area"
-        facts.append(f"landed {o['face']} {where}")
-    parties = ", ".join(f"{k} {o[k]}" for k in ("to", "against") if o[k] is not None)
-    result = f"{o['result']} ({o['rule']}{'; ' + parties if parties else ''})"
-    overruled = f" [overruled by {', '.join(map(str, o['overruled_by']))}]" if o["overruled_by"] else ""  # type: ignore[arg-type]
-    return f"  {'; '.join(facts) or 'no toss'} -> {result} [{o['ruling']}]{overruled}"
+def _line(outcome: Outcome, ids: Sequence[str], origin_ns: int) -> str:
+    attempt = outcome.attempt
+    facts: list[str] = []
+    if attempt is not None:
+        if attempt.go_ns is not None:
+            facts.append(f"go {_at(attempt.go_ns, origin_ns)} s")
+        if attempt.toss_ns is not None:
+            facts.append(f"toss {_at(attempt.toss_ns, origin_ns)} s")
+        if attempt.call is not None:
+            facts.append(f"call {attempt.call.face.value} at {_at(attempt.call.t_ns, origin_ns)} s")
+        if attempt.face is not None:
+            where = "in the area" if attempt.in_area else "outside the area"
+            facts.append(f"landed {attempt.face.value} {where}")
+    parties = [f"to {outcome.to}"] if outcome.to else []
+    parties += [f"against {outcome.against}"] if outcome.against else []
+    result = f"{outcome.kind.value} ({'; '.join([outcome.rule, *parties])})"
+    later = [ids[o] for o in outcome.ordinals[1:]]
+    overruled = f" [overruled by {', '.join(later)}]" if later else ""
+    return f"  {'; '.join(facts) or 'no toss'} -> {result} [{ids[outcome.ordinals[0]]}]{overruled}"
 
 
 def record_text(state: State, rulings: Sequence[Ruling], origin_ns: int) -> str:
@@ -90,15 +98,13 @@ def record_text(state: State, rulings: Sequence[Ruling], origin_ns: int) -> str:
         f"first tosser {doc['first_tosser']}",
         "",
     ]
-    attempts = doc["attempts"]
-    assert isinstance(attempts, list)
+    ids = [r.id for r in rulings]
     play = None
-    for item in attempts:
-        assert isinstance(item, dict)
-        if item["play"] != play:
-            play = item["play"]
-            lines.append(f"Play {play}: {item['tosser']} tosses")
-        lines.append(_line(item))
+    for outcome in state.outcomes:
+        if outcome.play != play:
+            play = outcome.play
+            lines.append(f"Play {play + 1}: {outcome.tosser} tosses")
+        lines.append(_line(outcome, ids, origin_ns))
     lines += ["", "Rulings:"]
     lines += [f"  {r.id:>12}  {r.at:9.3f} s  {r.kind.value:<10} {r.rule or '-':<6} {r.detail}"
               for r in rulings]  # fmt: skip

@@ -16,8 +16,8 @@ from controller.games.heads_and_tails.events import (
     SpotterCall,
     Toss,
     Touch,
-    TouchWhat,
     Toucher,
+    TouchWhat,
 )
 from controller.games.heads_and_tails.state import (
     DEFAULT_TOSS_WINDOW_NS,

@@ -11,7 +11,12 @@ from __future__ import annotations
 
 import dataclasses
 
-from controller.games.heads_and_tails.events import Overrule, Replacement, SpotterAction, SpotterCall
+from controller.games.heads_and_tails.events import (
+    Overrule,
+    Replacement,
+    SpotterAction,
+    SpotterCall,
+)
 from controller.games.heads_and_tails.state import (
     ENDS_PLAY,
     IN_ATTEMPT,
@@ -129,7 +134,9 @@ def _apply(
     step.state = with_outcomes(state, outcomes)
     why = f" ({event.reason})" if event.reason else ""
     article = "an" if new.kind is Replacement.INVALID else "a"
-    detail = f"spotter replaced the {old.kind.value} ({old.rule}) with {article} {new.kind.value}{why}"
+    detail = (
+        f"spotter replaced the {old.kind.value} ({old.rule}) with {article} {new.kind.value}{why}"
+    )
     extra = (("replaced_with", new.kind.value),)
     step.emit(RulingKind.OVERRULED, rule, against, to, detail, overrules=replaced, extra=extra)
     if reshapes:  # the play's shape changed: any attempt in progress is void

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from enum import Enum
+from enum import Enum, StrEnum
 
 from controller.games.heads_and_tails.events import Face, Replacement
 from controller.model import Score
@@ -22,7 +22,7 @@ DEFAULT_VI_GRACE_NS = seconds_to_ns(1.0)  # 4.2.1 "immediately the coin is heard
 ENDS_PLAY = frozenset({Replacement.POINT, Replacement.FAULT})
 
 
-class Format(str, Enum):
+class Format(StrEnum):
     """The match format: a fixed number of plays (3.1) or one toss (3.2.1)."""
 
     STANDARD = "standard"
