@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
+import signal
 import sys
+import tempfile
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -13,11 +17,12 @@ from controller.errors import TablerefError
 from controller.games.heads_and_tails.record import record_json, record_text
 from controller.harness import simulate
 from controller.model import Ruling
-from controller.scenario import ORIGIN_NS, load_scenario
+from controller.scenario import ORIGIN_NS, Scenario, load_scenario
 
 EXIT_OK = 0
 EXIT_EXPECT_FAILED = 1
 EXIT_BAD_INPUT = 2
+EXIT_NOT_DELIVERED = 3
 
 
 def _print_ruling(ruling: Ruling) -> None:
@@ -28,7 +33,11 @@ def _print_ruling(ruling: Ruling) -> None:
 def cmd_simulate(args: argparse.Namespace) -> int:
     """Run a scenario file on simulated time, printing one JSON ruling a line."""
     scenario = load_scenario(Path(args.scenario))
+    if args.table is not None:
+        scenario = dataclasses.replace(scenario, table=args.table)
     result = simulate(scenario, on_ruling=None if args.quiet else _print_ruling)
+    if args.publish and not _publish(args, scenario, result.rulings):
+        return EXIT_NOT_DELIVERED
     if args.record:
         path = Path(args.record)
         if path.suffix == ".json":
@@ -43,6 +52,82 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         return EXIT_EXPECT_FAILED
     if scenario.expects:
         print(f"{scenario.source}: all {len(scenario.expects)} expects met", file=sys.stderr)
+    return EXIT_OK
+
+
+def _publish(args: argparse.Namespace, scenario: Scenario, rulings: list[Ruling]) -> bool:
+    """Deliver ``rulings`` through a journal outbox; True once all are acked."""
+    from controller.config import parse_broker_url
+    from controller.journal import Journal
+    from controller.mqtt import BrokerTarget, MqttLink, topic_base
+
+    try:
+        host, port, tls = parse_broker_url(args.publish)
+    except ValueError as exc:
+        print(f"tableref: --publish {args.publish}: {exc}", file=sys.stderr)
+        return False
+    with tempfile.TemporaryDirectory(prefix="tableref-sim-") as tmp:
+        path = Path(tmp) / "journal.sqlite"
+        journal = Journal(path, table=scenario.table, venue=args.venue)
+        journal.record_rulings(0, rulings, topic_base(args.venue, scenario.table) + "ruling")
+        journal.close()
+        target = BrokerTarget(host=host, port=port, tls=tls)
+        link = MqttLink(target, path, venue=args.venue, table=scenario.table)
+        link.start()
+        link.kick()
+        delivered = link.wait_drained(args.publish_timeout)
+        link.stop()
+    if not delivered:
+        print(
+            f"tableref: the broker at {args.publish} did not acknowledge every ruling "
+            f"within {args.publish_timeout:g} s",
+            file=sys.stderr,
+        )
+    return delivered
+
+
+def cmd_check_config(args: argparse.Namespace) -> int:
+    """Validate a config file and summarise it."""
+    from controller.config import describe, load_config
+
+    print(describe(load_config(Path(args.config))))
+    return EXIT_OK
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Rebuild a journal's matches and print the rulings, checked against it."""
+    from controller.journal import open_readonly
+    from controller.replay import compare, rebuild
+
+    path = Path(args.journal)
+    if not path.is_file():
+        print(f"tableref: {path}: no such file", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    reader = open_readonly(path)
+    replayed: list[Ruling] = []
+    rebuild(reader.inputs(), reader.table, str(path), sinks=[replayed.append])
+    compare(replayed, reader.rulings(), str(path))
+    for ruling in replayed:
+        _print_ruling(ruling)
+    return EXIT_OK
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    """The live service."""
+    from controller.config import load_config
+    from controller.service import TableService
+
+    config = load_config(Path(args.config))
+    service = TableService(config)
+    stop = threading.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: stop.set())
+    print(
+        f"tableref: table {config.venue}/{config.table} refereeing {config.game.value}, "
+        f"journal {config.journal} (boot {service.journal.boot})",
+        file=sys.stderr,
+    )
+    service.run(stop)
     return EXIT_OK
 
 
@@ -68,7 +153,50 @@ def build_parser() -> argparse.ArgumentParser:
         help="also write the match record (2.6.4): JSON if FILE ends in .json, else text",
     )
     sim.add_argument("-q", "--quiet", action="store_true", help="do not print the rulings")
+    sim.add_argument(
+        "--publish",
+        metavar="URL",
+        help="also publish the rulings to tableref/v1/VENUE/TABLE/ruling on this broker "
+        "(mqtt://HOST:PORT) and wait until it has acknowledged every one (exit 3 if not)",
+    )
+    sim.add_argument("--venue", default="sim", help="venue id for --publish (default: sim)")
+    sim.add_argument("--table", help="table id (default: the file's 'table', else sim)")
+    sim.add_argument(
+        "--publish-timeout",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="how long to wait for the broker's acknowledgements (default: 30)",
+    )
     sim.set_defaults(func=cmd_simulate)
+
+    run = sub.add_parser(
+        "run",
+        help="run the live table service",
+        description="Referee a live table: journal every input and ruling, publish over "
+        "MQTT, take commands on cmd/<verb>. Resumes the match from the journal after a "
+        "restart.",
+    )
+    run.add_argument("--config", required=True, help="the table's config file (TOML)")
+    run.set_defaults(func=cmd_run)
+
+    check = sub.add_parser(
+        "check-config",
+        help="validate a config file and exit",
+        description="Validate a config file strictly (unknown keys, types, ranges) and print "
+        "a summary. Exit status 0 valid, 2 invalid.",
+    )
+    check.add_argument("config", help="the config file (TOML)")
+    check.set_defaults(func=cmd_check_config)
+
+    replay = sub.add_parser(
+        "replay",
+        help="rebuild a journal and print its rulings",
+        description="Replay a table's journal through the engine and print the rulings it "
+        "produces, one JSON line each; fails if they differ from the journaled ones.",
+    )
+    replay.add_argument("journal", help="the journal file (SQLite)")
+    replay.set_defaults(func=cmd_replay)
     return parser
 
 

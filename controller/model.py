@@ -138,3 +138,21 @@ class RulingTarget(Event):
 
     ref: str | int = LAST
     ordinal: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Resumed(Event):
+    """The service restarted mid-match; ``down_ns`` of wall time went unseen.
+
+    Journaled and fed like any input, so the engine records the gap as a
+    ruling for the TD and replay reproduces it.
+    """
+
+    down_ns: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EndMatch(Event):
+    """The TD ends the match as it stands."""
+
+    reason: str = ""

@@ -66,7 +66,7 @@ class Runtime(Generic[S]):
         self.boot = boot
         self.origin_ns = origin_ns
         self.next_seq = next_seq
-        self._ruling_sinks = list(ruling_sinks)
+        self.ruling_sinks = list(ruling_sinks)
         self._event_sinks = list(event_sinks)
         self._ids: list[str] = []  # ordinal -> ruling id, this match
         self._ordinals: dict[str, int] = {}
@@ -86,16 +86,31 @@ class Runtime(Generic[S]):
             raise RejectedInput(f"no ruling {ref!r} in this match")
         return found
 
+    def prepare(self, event: Event) -> Event:
+        """``event`` with any reference to a ruling resolved; raises
+        :class:`RejectedInput` (and changes nothing) for an unknown one."""
+        if isinstance(event, RulingTarget) and event.ordinal is None and event.ref != LAST:
+            return dataclasses.replace(event, ordinal=self.resolve(event.ref))
+        return event
+
+    def new_match(self, state: S, origin_ns: int) -> None:
+        """Start another match on this table: seq numbers go on, ids of the
+        old match can no longer be referred to."""
+        self.state = state
+        self.origin_ns = origin_ns
+        self._ids.clear()
+        self._ordinals.clear()
+        self._seqs.clear()
+
     def feed(self, event: Event) -> list[Ruling]:
         """Apply one event; returns the rulings it produced (already sunk)."""
-        if isinstance(event, RulingTarget) and event.ordinal is None and event.ref != LAST:
-            event = dataclasses.replace(event, ordinal=self.resolve(event.ref))
+        event = self.prepare(event)
         for event_sink in self._event_sinks:
             event_sink(event)
         self.state, decisions = self.engine.step(self.state, event)
         rulings = [self._stamp(d) for d in decisions]
         for ruling in rulings:
-            for sink in self._ruling_sinks:
+            for sink in self.ruling_sinks:
                 sink(ruling)
         return rulings
 

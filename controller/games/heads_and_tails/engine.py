@@ -37,7 +37,7 @@ from controller.games.heads_and_tails.state import (
     new_match,
 )
 from controller.games.heads_and_tails.step import Step
-from controller.model import JSON, Decision, Event, Game, Tick
+from controller.model import JSON, Decision, EndMatch, Event, Game, Resumed, RulingKind, Tick
 from controller.timebase import ns_to_seconds
 
 CALLS = {"heads": Face.HEADS, "tails": Face.TAILS}
@@ -216,6 +216,24 @@ def on_coin_change(step: Step, event: CoinChange) -> None:
         step.notice("1.3.4", f"{event.player}'s coin change declined: only at half way")
 
 
+def on_resumed(step: Step, event: Resumed) -> None:
+    """The service was down: the gap is recorded for the TD, the match goes on
+    with the time it had (the toss window keeps its remaining seconds)."""
+    state = step.state
+    left = ""
+    due = HeadsAndTailsEngine.due(state)
+    if due is not None:
+        left = f"; {ns_to_seconds(due - event.t_ns):g} s of the pending deadline remain"
+    step.notice(None, f"service restarted after {ns_to_seconds(event.down_ns):g} s down{left}")
+
+
+def on_end_match(step: Step, event: EndMatch) -> None:
+    """The TD ends the match early: the result as the score stands (2.3.4, 2.3.5)."""
+    del event  # the reason is in the journal with the input
+    step.set_attempt(Phase.AWAIT_GO, None)
+    step.finish()
+
+
 _Handler = Callable[[Step, Any], None]
 _HANDLERS: dict[type[Event], _Handler] = {
     Go: on_go,
@@ -229,6 +247,8 @@ _HANDLERS: dict[type[Event], _Handler] = {
     SpotterCall: spotter.on_spotter,
     Overrule: spotter.on_overrule,
     Tick: on_tick,
+    Resumed: on_resumed,
+    EndMatch: on_end_match,
 }
 
 
@@ -256,11 +276,26 @@ class HeadsAndTailsEngine:
         if handler is None:
             raise TypeError(f"not a Heads & Tails input: {event!r}")
         step = Step(state, event.t_ns)
-        if state.phase is Phase.OVER and not isinstance(event, Overrule | Tick):
+        if state.phase is Phase.OVER and not isinstance(event, Overrule | Tick | Resumed):
             step.notice(None, "the match is over: input disregarded")
         else:
             handler(step, event)
         return step.state, tuple(step.decisions)
+
+    def refusal(self, state: State, event: Event) -> str | None:
+        """Why a command would change nothing now, or None if it would.
+
+        Legality apart from applying: the engine is pure, so a trial step
+        answers without side effects. A coin-change request is always heard.
+        """
+        if isinstance(event, CoinChange):
+            return None
+        after, decisions = self.step(state, event)
+        if any(d.kind is not RulingKind.NOTICE for d in decisions):
+            return None
+        if dataclasses.replace(after, decided=state.decided) != state:
+            return None
+        return "; ".join(d.detail for d in decisions) or "it changes nothing now"
 
     @staticmethod
     def due(state: State) -> int | None:

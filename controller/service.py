@@ -1,0 +1,268 @@
+"""The live table: ``tableref run --config FILE``.
+
+One thread owns all state: it takes sensor events and commands off one queue,
+journals each input before the engine sees it, journals the rulings (with
+their outbox rows) before anything is published, and fires the engine's
+deadlines. MQTT runs in paho's thread and only enqueues commands; delivery
+reads the outbox, so nothing is lost while the broker is away.
+
+Engine ("match") time is ``mono_ns + offset``. The offset is zero on a fresh
+journal; after a restart it is set so that match time resumes where the
+journal left off, and the gap is recorded as a ruling for the TD.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import queue
+import sys
+import threading
+from dataclasses import dataclass
+from typing import TextIO
+
+from controller.commands import Command, CommandError, parse_command, result
+from controller.config import Config
+from controller.errors import InputError, RejectedInput
+from controller.games.heads_and_tails import HeadsAndTailsEngine, MatchSettings, State
+from controller.games.heads_and_tails.codec import decode, decode_match, encode, encode_match
+from controller.journal import Journal
+from controller.model import Event, Resumed, Ruling, Tick
+from controller.mqtt import BrokerTarget, MqttLink, topic_base
+from controller.replay import NEW_MATCH, compare, rebuild
+from controller.runtime import Runtime
+from controller.sdnotify import Notifier
+from controller.timebase import Clock, MonotonicClock, seconds_to_ns
+
+POLL_S = 0.25  # how often the loop looks at the stop flag when idle
+
+
+@dataclass(frozen=True, slots=True)
+class RawCommand:
+    """A command as it arrived: verb from the topic, payload bytes."""
+
+    verb: str
+    payload: bytes
+
+
+class TableService:
+    """A live table. ``submit_event`` and ``submit_command`` are thread-safe;
+    everything else runs in the thread that calls :meth:`run`."""
+
+    def __init__(
+        self,
+        config: Config,
+        *,
+        clock: Clock | None = None,
+        notifier: Notifier | None = None,
+        out: TextIO = sys.stderr,
+    ) -> None:
+        self.config = config
+        self.clock: Clock = clock or MonotonicClock()
+        self.notifier = notifier or Notifier()
+        self.out = out
+        self.base = topic_base(config.venue, config.table)
+        self.engine = HeadsAndTailsEngine()
+        self.queue: queue.Queue[Event | RawCommand] = queue.Queue()
+        self.offset_ns = 0
+        self.link: MqttLink | None = None
+        self.journal = Journal(config.journal, table=config.table, venue=config.venue)
+        self.runtime = self._restore()
+
+    # -- time -----------------------------------------------------------------
+    def now(self) -> int:
+        """Match time: the host's monotonic clock plus the resume offset."""
+        return self.clock.mono_ns() + self.offset_ns
+
+    # -- start-up -------------------------------------------------------------
+    def _restore(self) -> Runtime[State]:
+        source = str(self.config.journal)
+        inputs = list(self.journal.inputs())
+        replayed: list[Ruling] = []
+        runtime = rebuild(inputs, self.config.table, source, sinks=[replayed.append])
+        if runtime is None:
+            runtime = Runtime(
+                self.engine,
+                self.engine.start(self.config.match),
+                table=self.config.table,
+                boot=self.journal.boot,
+                origin_ns=self.now(),
+            )
+            self.runtime = runtime
+            self._journal_new_match(self.config.match)
+            return runtime
+        compare(replayed, self.journal.rulings(), source)
+        runtime.ruling_sinks.clear()
+        last_t, last_wall = inputs[-1].t_ns, inputs[-1].wall
+        beat = self.journal.last_heartbeat()
+        if beat is not None and beat.t_ns > last_t:
+            last_t, last_wall = beat.t_ns, beat.wall
+        self.offset_ns = last_t - self.clock.mono_ns()
+        runtime.boot = self.journal.boot
+        runtime.next_seq = self.journal.last_seq() + 1
+        self.runtime = runtime
+        down_ns = max(0, seconds_to_ns(self.clock.wall() - last_wall))
+        self._apply(Resumed(t_ns=self.now(), down_ns=down_ns))
+        return runtime
+
+    def _journal_new_match(self, settings: MatchSettings) -> None:
+        self.journal.record_input(
+            self.now(), self.clock.wall(), NEW_MATCH, {"match": encode_match(settings)}
+        )
+        self._publish_state()
+
+    # -- applying inputs -----------------------------------------------------
+    def _apply(self, event: Event) -> list[Ruling]:
+        """Journal the input, step the engine, journal the rulings, publish."""
+        event = self.runtime.prepare(event)
+        kind, payload = encode(event)
+        input_id = self.journal.record_input(event.t_ns, self.clock.wall(), kind, payload)
+        rulings = self.runtime.feed(event)
+        if rulings:
+            self.journal.record_rulings(input_id, rulings, self.base + "ruling")
+        self._publish_state()
+        return rulings
+
+    def _publish_state(self) -> None:
+        doc = {
+            "v": 1,
+            "venue": self.config.venue,
+            "table": self.config.table,
+            "wall": round(self.clock.wall(), 3),
+            "seq": self.runtime.next_seq - 1,
+            **self.engine.snapshot(self.runtime.state),
+        }
+        self.journal.enqueue(self.base + "state", json.dumps(doc), retain=True)
+        if self.link is not None:
+            self.link.kick()
+
+    # -- commands --------------------------------------------------------------
+    def _command(self, raw: RawCommand) -> None:
+        cmd_id: str | None = None
+        try:
+            command = parse_command(raw.verb, raw.payload, self.config.max_payload_bytes)
+            cmd_id = command.cmd_id
+            ids = self._run_command(command)
+        except CommandError as exc:
+            self._result(exc.cmd_id if cmd_id is None else cmd_id, exc.reason)
+        except (InputError, RejectedInput) as exc:
+            self._result(cmd_id, str(exc))
+        else:
+            self._result(cmd_id, None, ids)
+
+    def _run_command(self, command: Command) -> list[str]:
+        state = self.runtime.state
+        if command.kind == NEW_MATCH:
+            if not self.engine.is_over(state):
+                raise CommandError(command.cmd_id, "the match is not over: end_match first")
+            where = f"command {command.cmd_id}"
+            unknown = set(command.fields) - {"match"}
+            if unknown:
+                raise CommandError(command.cmd_id, f"field {sorted(unknown)[0]!r}: unknown key")
+            settings = decode_match(command.fields.get("match"), f"cmd/{NEW_MATCH}", where)
+            self.runtime.new_match(self.engine.start(settings), self.now())
+            self._journal_new_match(settings)
+            return []
+        event = decode(
+            command.kind,
+            command.fields,
+            self.now(),
+            state.settings,
+            source=f"cmd/{command.verb}",
+            where=f"command {command.cmd_id}",
+        )
+        event = self.runtime.prepare(event)
+        refusal = self.engine.refusal(state, event)
+        if refusal is not None:
+            raise CommandError(command.cmd_id, f"refused, nothing changed: {refusal}")
+        return [r.id for r in self._apply(event)]
+
+    def _result(self, cmd_id: str | None, error: str | None, ids: list[str] | None = None) -> None:
+        self.journal.enqueue(self.base + "cmd/result", result(cmd_id, error, ids))
+        if self.link is not None:
+            self.link.kick()
+
+    # -- thread-safe entry points -------------------------------------------
+    def submit_event(self, event: Event) -> None:
+        """A sensor observation stamped in ``mono_ns``; any thread."""
+        self.queue.put(dataclasses.replace(event, t_ns=event.t_ns + self.offset_ns))
+
+    def submit_command(self, verb: str, payload: bytes) -> None:
+        """A command as received on ``cmd/<verb>``; any thread."""
+        self.queue.put(RawCommand(verb, payload))
+
+    # -- the loop ----------------------------------------------------------------
+    def start_link(self) -> None:
+        """Connect to the broker, or say in one line that publishing is off."""
+        broker = self.config.broker
+        if broker is None:
+            print("tableref: no [broker] configured: publishing is off", file=self.out)
+            return
+        target = BrokerTarget(
+            host=broker.host,
+            port=broker.port,
+            tls=broker.tls,
+            username=broker.username,
+            password=broker.password,
+            ca=None if broker.ca is None else str(broker.ca),
+            cert=None if broker.cert is None else str(broker.cert),
+            key=None if broker.key is None else str(broker.key),
+            keepalive=broker.keepalive,
+            client_id=broker.client_id,
+        )
+        self.link = MqttLink(
+            target,
+            self.config.journal,
+            venue=self.config.venue,
+            table=self.config.table,
+            on_command=self.submit_command,
+        )
+        self.link.start()
+        self.link.kick()
+
+    def step_once(self, timeout_s: float) -> None:
+        """Fire a due deadline, or handle one queued item (waiting at most
+        ``timeout_s`` for it)."""
+        now = self.now()
+        due = self.runtime.deadline()
+        if due is not None and now >= due:
+            self._apply(Tick(t_ns=due))
+            return
+        if due is not None:
+            timeout_s = min(timeout_s, (due - now) / 1e9)
+        try:
+            item = self.queue.get(timeout=max(0.0, timeout_s))
+        except queue.Empty:
+            return
+        if isinstance(item, RawCommand):
+            self._command(item)
+        else:
+            self._apply(item)
+
+    def run(self, stop: threading.Event) -> None:
+        """Referee until ``stop`` is set; journal a heartbeat every interval."""
+        self.start_link()
+        beat_ns = seconds_to_ns(self.config.heartbeat_s)
+        watchdog = self.notifier.watchdog_interval()
+        if watchdog is not None:
+            beat_ns = min(beat_ns, seconds_to_ns(watchdog))
+        self.notifier.ready()
+        next_beat = self.now()
+        try:
+            while not stop.is_set():
+                if self.now() >= next_beat:
+                    self.journal.heartbeat(self.now(), self.clock.wall())
+                    self.notifier.watchdog()
+                    next_beat = self.now() + beat_ns
+                wait = min(POLL_S, max(0.0, (next_beat - self.now()) / 1e9))
+                self.step_once(wait)
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        """Stop publishing and close the journal."""
+        self.notifier.stopping()
+        if self.link is not None:
+            self.link.stop()
+            self.link = None
+        self.journal.close()
