@@ -1,0 +1,464 @@
+"""The service config: defaults, every way to get it wrong, and the shipped examples."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import doctest
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import controller.config
+from controller.config import (
+    Backend,
+    BrokerSettings,
+    Config,
+    ConfigError,
+    describe,
+    load_config,
+    parse_broker_url,
+)
+from controller.errors import InputError
+from controller.games.heads_and_tails.state import Format
+from controller.model import Game
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "config"
+
+Doc = dict[str, dict[str, Any]]
+DELETE = object()
+
+BASE: Doc = {
+    "table": {"venue": "hall-a", "id": "t1", "game": "heads-and-tails"},
+    "match": {"players": ["ann", "ben"], "plays": 4},
+}
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value != value:
+        return "nan"
+    return json.dumps(value)  # a JSON string or list of strings is valid TOML
+
+
+def _toml(doc: Doc) -> str:
+    lines = []
+    for section, keys in doc.items():
+        if not isinstance(keys, dict):
+            lines.insert(0, f"{section} = {_value(keys)}")
+            continue
+        lines.append(f"[{section}]")
+        lines.extend(f"{key} = {_value(value)}" for key, value in keys.items())
+    return "\n".join(lines) + "\n"
+
+
+def _doc(changes: dict[str, Any] | None = None) -> Doc:
+    """BASE with ``{"section.key": value}`` changes (DELETE removes; "section" alone
+    replaces the whole table)."""
+    doc = copy.deepcopy(BASE)
+    for name, value in (changes or {}).items():
+        section, _, key = name.partition(".")
+        if not key:
+            if value is DELETE:
+                doc.pop(section)
+            else:
+                doc[section] = value
+        elif value is DELETE:
+            doc[section].pop(key)
+        else:
+            doc.setdefault(section, {})[key] = value
+    return doc
+
+
+def _write(folder: Path, changes: dict[str, Any] | None = None, name: str = "table.toml") -> Path:
+    path = folder / name
+    path.write_text(_toml(_doc(changes)), encoding="utf-8")
+    return path
+
+
+def _error(path: Path) -> ConfigError:
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    return info.value
+
+
+# --- what a valid file gives ---------------------------------------------------------
+
+
+def test_minimal_config_takes_the_defaults(tmp_path: Path) -> None:
+    config = load_config(_write(tmp_path))
+    assert config.source == str(tmp_path / "table.toml")
+    assert (config.venue, config.table, config.game) == ("hall-a", "t1", Game.HEADS_AND_TAILS)
+    assert config.journal == tmp_path / "tableref-journal.sqlite"
+    assert config.heartbeat_s == 1.0
+    assert config.broker is None
+    assert config.backend is Backend.SIM
+    assert config.max_payload_bytes == 4096
+    assert config.match.players == ("ann", "ben")
+    assert config.match.plays == 4 and config.match.first_tosser == "ann"
+    assert config.topic_prefix == "tableref/v1/hall-a/t1/"
+
+
+def test_match_table_is_read_like_a_scenario_match(tmp_path: Path) -> None:
+    path = _write(
+        tmp_path,
+        {
+            "match.format": "edinburgh",
+            "match.plays": DELETE,
+            "match.first_tosser": "ben",
+            "match.visually_impaired": ["ann"],
+            "match.toss_window_seconds": 20,
+        },
+    )
+    match = load_config(path).match
+    assert match.format is Format.EDINBURGH and match.plays == 1
+    assert match.first_tosser == "ben"
+    assert match.visually_impaired == frozenset({"ann"})
+    assert match.toss_window_ns == 20_000_000_000
+
+
+def test_relative_paths_are_relative_to_the_config_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "etc").mkdir()
+    _write(tmp_path / "etc", {"table.journal": "data/j.sqlite"})
+    monkeypatch.chdir(tmp_path)
+    config = load_config(Path("etc/table.toml"))
+    monkeypatch.chdir("/")  # the service may change directory later: the path must hold
+    assert config.journal.is_absolute()
+    assert config.journal == tmp_path / "etc" / "data" / "j.sqlite"
+
+
+def test_absolute_journal_path_is_kept(tmp_path: Path) -> None:
+    path = _write(tmp_path, {"table.journal": "/var/lib/tableref/journal.sqlite"})
+    assert load_config(path).journal == Path("/var/lib/tableref/journal.sqlite")
+
+
+@pytest.mark.parametrize(
+    ("changes", "attribute", "expected"),
+    [
+        ({"table.heartbeat_seconds": 0.1}, "heartbeat_s", 0.1),
+        ({"table.heartbeat_seconds": 60}, "heartbeat_s", 60.0),
+        ({"commands.max_payload_bytes": 256}, "max_payload_bytes", 256),
+        ({"commands.max_payload_bytes": 65536}, "max_payload_bytes", 65536),
+        ({"hardware.backend": "gpio"}, "backend", Backend.GPIO),
+        ({"hardware.backend": "bridge"}, "backend", Backend.BRIDGE),
+        ({"hardware": {}}, "backend", Backend.SIM),
+        ({"commands": {}}, "max_payload_bytes", 4096),
+    ],
+)
+def test_limits_are_inclusive_and_tables_optional(
+    tmp_path: Path, changes: dict[str, Any], attribute: str, expected: object
+) -> None:
+    assert getattr(load_config(_write(tmp_path, changes)), attribute) == expected
+
+
+@pytest.mark.parametrize(("keepalive"), [5, 3600])
+def test_keepalive_limits_are_inclusive(tmp_path: Path, keepalive: int) -> None:
+    path = _write(tmp_path, {"broker": {"url": "mqtt://h", "keepalive": keepalive}})
+    broker = load_config(path).broker
+    assert broker is not None and broker.keepalive == keepalive
+
+
+def test_full_broker_table(tmp_path: Path) -> None:
+    (tmp_path / "secret").write_text("  s3cret\n", encoding="utf-8")
+    for name in ("ca.crt", "table.crt", "table.key"):
+        (tmp_path / name).write_text("PEM", encoding="utf-8")
+    broker_table = {
+        "url": "mqtts://broker.lan",
+        "username": "table-hall-a-t1",
+        "password_file": "secret",
+        "ca": "ca.crt",
+        "cert": "table.crt",
+        "key": "table.key",
+        "keepalive": 60,
+    }
+    broker = load_config(_write(tmp_path, {"broker": broker_table})).broker
+    assert broker == BrokerSettings(
+        host="broker.lan",
+        port=8883,
+        tls=True,
+        username="table-hall-a-t1",
+        password="s3cret",  # read at load time, stripped
+        ca=tmp_path / "ca.crt",
+        cert=tmp_path / "table.crt",
+        key=tmp_path / "table.key",
+        keepalive=60,
+        client_id="table-hall-a-t1",  # the username (use_username_as_clientid)
+    )
+    assert broker.url == "mqtts://broker.lan:8883"
+
+
+@pytest.mark.parametrize(
+    ("broker_table", "client_id"),
+    [
+        ({"url": "mqtt://h"}, "tableref-hall-a-t1"),
+        ({"url": "mqtt://h", "username": "u"}, "u"),
+        ({"url": "mqtt://h", "username": "u", "client_id": "c"}, "c"),
+        ({"url": "mqtt://h", "client_id": "c"}, "c"),
+    ],
+)
+def test_client_id_defaults(tmp_path: Path, broker_table: dict[str, Any], client_id: str) -> None:
+    broker = load_config(_write(tmp_path, {"broker": broker_table})).broker
+    assert broker is not None and broker.client_id == client_id
+    assert broker.tls is False and broker.port == 1883 and broker.keepalive == 30
+
+
+def test_inline_password(tmp_path: Path) -> None:
+    path = _write(tmp_path, {"broker": {"url": "mqtt://h", "username": "u", "password": "pw"}})
+    broker = load_config(path).broker
+    assert broker is not None and broker.password == "pw"
+
+
+def test_config_is_frozen_and_never_shows_the_password(tmp_path: Path) -> None:
+    path = _write(tmp_path, {"broker": {"url": "mqtt://h", "username": "u", "password": "pw9x"}})
+    config = load_config(path)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        config.venue = "other"  # type: ignore[misc]
+    assert "pw9x" not in repr(config)
+    text = describe(config)
+    assert "pw9x" not in text and "password set" in text
+
+
+def test_describe_summarises_the_config(tmp_path: Path) -> None:
+    path = _write(tmp_path, {"broker": {"url": "mqtt://10.0.0.2:1884", "username": "table-t1"}})
+    text = describe(load_config(path))
+    lines = text.splitlines()
+    assert lines[0] == f"{path}: valid"
+    assert "hall-a/t1, heads-and-tails" in text
+    assert "ann v ben, standard, 4 plays, ann tosses first" in text
+    assert str(tmp_path / "tableref-journal.sqlite") in text
+    assert "mqtt://10.0.0.2:1884 as table-t1" in text
+    assert "tableref/v1/hall-a/t1/#" in text
+    assert "publishing off" in describe(load_config(_write(tmp_path)))
+
+
+# --- every way to get it wrong names the file, the table and the key ------------------
+
+BAD: list[tuple[dict[str, Any], str, str | None, str]] = [
+    # unknown keys, one in each table (and at the top)
+    ({"table.colour": "red"}, "[table]", "colour", "unknown key"),
+    ({"match.colour": "red"}, "[match]", "colour", "unknown key"),
+    ({"broker": {"url": "mqtt://h", "port": 1883}}, "[broker]", "port", "unknown key"),
+    ({"hardware.pins": "17"}, "[hardware]", "pins", "unknown key"),
+    ({"commands.max_bytes": 1}, "[commands]", "max_bytes", "unknown key"),
+    ({"brokr": {"url": "mqtt://h"}}, "", "brokr", "unknown key"),
+    ({"venue": "hall-a"}, "", "venue", "unknown key"),
+    # missing
+    ({"table": DELETE}, "", "table", "missing"),
+    ({"match": DELETE}, "", "match", "missing"),
+    ({"table.venue": DELETE}, "[table]", "venue", "missing"),
+    ({"table.id": DELETE}, "[table]", "id", "missing"),
+    ({"table.game": DELETE}, "[table]", "game", "missing"),
+    ({"broker": {"username": "u"}}, "[broker]", "url", "missing"),
+    # wrong types
+    ({"table.venue": 1}, "[table]", "venue", "expected a string"),
+    ({"table.heartbeat_seconds": "1"}, "[table]", "heartbeat_seconds", "expected an integer"),
+    ({"table.journal": 3}, "[table]", "journal", "expected a string"),
+    ({"broker": {"url": 1883}}, "[broker]", "url", "expected a string"),
+    ({"broker": {"url": "mqtt://h", "keepalive": 1.5}}, "[broker]", "keepalive", "integer"),
+    ({"hardware.backend": 3}, "[hardware]", "backend", "expected a string"),
+    ({"commands.max_payload_bytes": True}, "[commands]", "max_payload_bytes", "boolean"),
+    ({"match.plays": "4"}, "[match]", "plays", "expected an integer"),
+    # out of range
+    ({"table.heartbeat_seconds": 0.05}, "[table]", "heartbeat_seconds", "at least 0.1"),
+    ({"table.heartbeat_seconds": 61}, "[table]", "heartbeat_seconds", "at most 60"),
+    ({"table.heartbeat_seconds": float("nan")}, "[table]", "heartbeat_seconds", "finite"),
+    ({"broker": {"url": "mqtt://h", "keepalive": 4}}, "[broker]", "keepalive", "at least 5"),
+    ({"broker": {"url": "mqtt://h", "keepalive": 3601}}, "[broker]", "keepalive", "at most 3600"),
+    ({"commands.max_payload_bytes": 255}, "[commands]", "max_payload_bytes", "at least 256"),
+    ({"commands.max_payload_bytes": 65537}, "[commands]", "max_payload_bytes", "at most 65536"),
+    ({"match.players": ["ann"]}, "[match]", "players", "two distinct"),
+    ({"match.plays": 0}, "[match]", "plays", "at least 1"),
+    # values
+    ({"table.game": "chess"}, "[table]", "game", "is not one of"),
+    ({"table.game": "tantrix"}, "[table]", "game", "not supported yet"),
+    ({"hardware.backend": "pigpio"}, "[hardware]", "backend", "is not one of"),
+    ({"table.journal": ""}, "[table]", "journal", "must not be empty"),
+    # topic levels
+    ({"table.venue": "hall/a"}, "[table]", "venue", "must not contain '/'"),
+    ({"table.venue": "hall+"}, "[table]", "venue", "must not contain '+'"),
+    ({"table.venue": "#"}, "[table]", "venue", "must not contain '#'"),
+    ({"table.venue": ""}, "[table]", "venue", "must not be empty"),
+    ({"table.venue": "$SYS"}, "[table]", "venue", "no leading '$'"),
+    ({"table.id": "t:1"}, "[table]", "id", "must not contain ':'"),
+    ({"table.id": "t/1"}, "[table]", "id", "must not contain '/'"),
+    ({"table.id": " t1"}, "[table]", "id", "no outer spaces"),
+    ({"table.id": "t\u00071"}, "[table]", "id", "no control characters"),
+    # the broker url
+    ({"broker": {"url": "http://h"}}, "[broker]", "url", "scheme 'http' is not mqtt or mqtts"),
+    ({"broker": {"url": "tcp://h:1883"}}, "[broker]", "url", "is not mqtt or mqtts"),
+    ({"broker": {"url": "h:1883"}}, "[broker]", "url", "expected mqtt://HOST[:PORT]"),
+    ({"broker": {"url": "127.0.0.1"}}, "[broker]", "url", "expected mqtt://HOST[:PORT]"),
+    ({"broker": {"url": "mqtt://"}}, "[broker]", "url", "no host"),
+    ({"broker": {"url": "mqtt://:1883"}}, "[broker]", "url", "no host"),
+    ({"broker": {"url": "mqtt://h:99999"}}, "[broker]", "url", "bad port"),
+    ({"broker": {"url": "mqtt://h:0"}}, "[broker]", "url", "bad port"),
+    ({"broker": {"url": "mqtt://h:mqtt"}}, "[broker]", "url", "bad port"),
+    ({"broker": {"url": "mqtt://h/topic"}}, "[broker]", "url", "only a scheme, a host"),
+    ({"broker": {"url": "mqtt://h?x=1"}}, "[broker]", "url", "only a scheme, a host"),
+    ({"broker": {"url": "mqtt://u:p@h"}}, "[broker]", "url", "credentials"),
+    # credentials
+    (
+        {"broker": {"url": "mqtt://h", "username": "u", "password": "p", "password_file": "f"}},
+        "[broker]",
+        "password_file",
+        "not both",
+    ),
+    (
+        {"broker": {"url": "mqtt://h", "username": "u", "password_file": "missing"}},
+        "[broker]",
+        "password_file",
+        "no such file",
+    ),
+    (
+        {"broker": {"url": "mqtt://h", "username": "u", "password_file": "empty"}},
+        "[broker]",
+        "password_file",
+        "is empty",
+    ),
+    ({"broker": {"url": "mqtt://h", "password": "p"}}, "[broker]", "password", "needs a"),
+    ({"broker": {"url": "mqtt://h", "username": "u", "password": ""}}, "[broker]", "password", ""),
+    ({"broker": {"url": "mqtt://h", "username": ""}}, "[broker]", "username", "non-empty"),
+    ({"broker": {"url": "mqtt://h", "client_id": "a b "}}, "[broker]", "client_id", "outer"),
+    # TLS files
+    ({"broker": {"url": "mqtts://h", "cert": "pem"}}, "[broker]", "key", "'key'"),
+    ({"broker": {"url": "mqtts://h", "key": "pem"}}, "[broker]", "cert", "'cert'"),
+    ({"broker": {"url": "mqtts://h", "ca": "nope.crt"}}, "[broker]", "ca", "no such file"),
+    (
+        {"broker": {"url": "mqtts://h", "cert": "pem", "key": "nope.key"}},
+        "[broker]",
+        "key",
+        "no such file",
+    ),
+    ({"broker": {"url": "mqtt://h", "ca": "pem"}}, "[broker]", "ca", "need an mqtts:// url"),
+    # a table that is not a table
+    ({"broker": "mqtt://h"}, "[broker]", None, "expected a table"),
+    ({"hardware": "sim"}, "[hardware]", None, "expected a table"),
+]
+
+
+@pytest.mark.parametrize(
+    ("changes", "where", "key", "reason"),
+    BAD,
+    ids=[f"{w or 'top'}-{k}-{r}" for _, w, k, r in BAD],
+)
+def test_bad_config_names_file_table_and_key(
+    tmp_path: Path, changes: dict[str, Any], where: str, key: str | None, reason: str
+) -> None:
+    (tmp_path / "empty").write_text(" \n", encoding="utf-8")
+    (tmp_path / "pem").write_text("PEM", encoding="utf-8")
+    path = _write(tmp_path, changes)
+    error = _error(path)
+    assert isinstance(error, InputError)
+    assert (error.source, error.where, error.field) == (str(path), where, key)
+    prefix = ": ".join(
+        [str(path), *([where] if where else []), *([f"field '{key}'"] if key else [])]
+    )
+    assert str(error).startswith(prefix + ": "), str(error)
+    assert reason in error.reason, str(error)
+
+
+def test_bad_toml_names_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "broken.toml"
+    path.write_text('[table]\nvenue = "hall-a\n', encoding="utf-8")
+    error = _error(path)
+    assert error.source == str(path) and error.field is None
+    assert str(error).startswith(f"{path}: not valid TOML")
+
+
+def test_missing_file_names_the_file(tmp_path: Path) -> None:
+    error = _error(tmp_path / "nope.toml")
+    assert str(error) == f"{tmp_path / 'nope.toml'}: no such file"
+
+
+def test_unreadable_password_file_names_the_key(tmp_path: Path) -> None:
+    (tmp_path / "secret").mkdir()  # a folder: reading it fails
+    path = _write(
+        tmp_path, {"broker": {"url": "mqtt://h", "username": "u", "password_file": "secret"}}
+    )
+    error = _error(path)
+    assert (error.where, error.field) == ("[broker]", "password_file")
+    assert "cannot read" in error.reason
+
+
+# --- parse_broker_url, also used by the CLI's --publish ------------------------------
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("mqtt://127.0.0.1", ("127.0.0.1", 1883, False)),
+        ("mqtt://127.0.0.1:1884", ("127.0.0.1", 1884, False)),
+        ("mqtts://broker.lan", ("broker.lan", 8883, True)),
+        ("mqtts://broker.lan:443/", ("broker.lan", 443, True)),
+        ("mqtt://[::1]:1885", ("::1", 1885, False)),
+        ("MQTT://Broker.LAN", ("broker.lan", 1883, False)),
+        (" mqtt://h:65535 ", ("h", 65535, False)),
+    ],
+)
+def test_parse_broker_url(url: str, expected: tuple[str, int, bool]) -> None:
+    assert parse_broker_url(url) == expected
+
+
+@pytest.mark.parametrize(
+    "url", ["", "127.0.0.1:1883", "ws://h", "mqtt://h:65536", "mqtt://h:-1", "mqtt://h#x"]
+)
+def test_parse_broker_url_rejects(url: str) -> None:
+    with pytest.raises(ValueError, match=r"\w"):
+        parse_broker_url(url)
+
+
+def test_broker_url_round_trips() -> None:
+    for url in ("mqtt://h:1883", "mqtts://[::1]:8883"):
+        host, port, tls = parse_broker_url(url)
+        assert BrokerSettings(host=host, port=port, tls=tls).url == url
+
+
+# --- the shipped examples -------------------------------------------------------------
+
+
+def test_every_example_is_covered() -> None:
+    names = {p.name for p in EXAMPLES.glob("*.toml")}
+    assert names == {"heads-and-tails.toml", "heads-and-tails-broker.toml"}
+
+
+def test_example_without_broker_loads_in_place() -> None:
+    config = load_config(EXAMPLES / "heads-and-tails.toml")
+    assert config.broker is None and config.backend is Backend.SIM
+    assert config.journal == EXAMPLES / "tableref-journal.sqlite"
+
+
+def test_broker_example_needs_its_secret_files_beside_it() -> None:
+    error = _error(EXAMPLES / "heads-and-tails-broker.toml")
+    assert (error.where, error.field) == ("[broker]", "password_file")
+
+
+def test_broker_example_loads_once_installed(tmp_path: Path) -> None:
+    """As docs/install-pi.md installs it: in a folder with the password and the CA."""
+    shutil.copy(EXAMPLES / "heads-and-tails-broker.toml", tmp_path / "table.toml")
+    (tmp_path / "broker-password").write_text("s3cret\n", encoding="utf-8")
+    (tmp_path / "ca.crt").write_text("PEM", encoding="utf-8")
+    config = load_config(tmp_path / "table.toml")
+    broker = config.broker
+    assert broker is not None
+    assert broker.tls and broker.port == 8883 and broker.ca == tmp_path / "ca.crt"
+    assert broker.password == "s3cret"
+    # The ACL template names table users table-<venue>-<id>.
+    assert broker.username == broker.client_id == f"table-{config.venue}-{config.table}"
+    assert config.journal == Path("/var/lib/tableref/journal.sqlite")
+
+
+def test_docstring_examples() -> None:
+    result = doctest.testmod(controller.config, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0
+
+
+def test_config_error_is_an_input_error() -> None:
+    assert issubclass(ConfigError, InputError)
+    assert Config.__slots__  # frozen slotted dataclasses, like the rest of the model
