@@ -105,8 +105,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
     reader = open_readonly(path)
     replayed: list[Ruling] = []
-    rebuild(reader.inputs(), reader.table, str(path), sinks=[replayed.append])
-    compare(replayed, reader.rulings(), str(path))
+    try:
+        rebuild(reader.inputs(), reader.meta.table, str(path), sinks=[replayed.append])
+        compare(replayed, reader.rulings(), str(path))
+    finally:
+        reader.close()
     for ruling in replayed:
         _print_ruling(ruling)
     return EXIT_OK
@@ -128,6 +131,29 @@ def cmd_run(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     service.run(stop)
+    return EXIT_OK
+
+
+def cmd_watch(args: argparse.Namespace) -> int:
+    """Show every table of a venue, live."""
+    from controller.config import parse_broker_url
+    from controller.watch import make_client, watch
+
+    try:
+        host, port, tls = parse_broker_url(args.broker)
+    except ValueError as exc:
+        print(f"tableref: --broker {args.broker}: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    password = None
+    if args.password_file:
+        password = Path(args.password_file).read_text(encoding="utf-8").strip()
+    client = make_client(host, port, tls, args.username, password)
+    stop = threading.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: stop.set())
+    if args.seconds is not None:
+        threading.Timer(args.seconds, stop.set).start()
+    watch(client, args.venue, sys.stdout, stop, live=False if args.lines else None)
     return EXIT_OK
 
 
@@ -197,6 +223,21 @@ def build_parser() -> argparse.ArgumentParser:
     )
     replay.add_argument("journal", help="the journal file (SQLite)")
     replay.set_defaults(func=cmd_replay)
+
+    watch = sub.add_parser(
+        "watch",
+        help="watch every table of a venue in the terminal",
+        description="Subscribe to tableref/v1/VENUE/+/# and show each table's status, score "
+        "and recent rulings (deduplicated by id); offline tables are flagged. On a terminal "
+        "the screen is redrawn; otherwise (or with --lines) each new ruling is one line.",
+    )
+    watch.add_argument("--broker", default="mqtt://127.0.0.1:1883", help="broker URL")
+    watch.add_argument("--venue", required=True, help="the venue id")
+    watch.add_argument("--username", help="MQTT username (a read-only dashboard user)")
+    watch.add_argument("--password-file", help="file holding the MQTT password")
+    watch.add_argument("--lines", action="store_true", help="print rulings as lines")
+    watch.add_argument("--seconds", type=float, help="stop after this many seconds")
+    watch.set_defaults(func=cmd_watch)
     return parser
 
 

@@ -66,7 +66,11 @@ class Table:
         return [json.loads(r.payload) for r in rows if r.topic.endswith("/cmd/result")]
 
     def rulings(self) -> list[dict[str, Any]]:
-        return open_readonly(self.journal_path).rulings()
+        reader = open_readonly(self.journal_path)
+        try:
+            return reader.rulings()
+        finally:
+            reader.close()
 
 
 def test_commands_referee_a_play_and_are_journaled(tmp_path: Path) -> None:

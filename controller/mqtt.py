@@ -1,0 +1,403 @@
+"""Durable MQTT delivery: publish the journal's outbox, mark rows sent on PUBACK.
+
+paho keeps unacknowledged messages only in memory and mosquitto acknowledges
+before it writes to disk, so the outbox in the journal is what makes delivery
+at-least-once: a row stays unsent until a broker has PUBACKed it, and every
+unsent row is published again, in id order, after any reconnect or restart.
+Subscribers drop the duplicates this causes by ruling id.
+
+Threads: paho's network thread only runs callbacks, which put events on a
+queue. One worker thread owns the :class:`~controller.journal.Outbox`
+connection and does all publishing of outbox rows; it keeps at most
+``WINDOW`` rows in flight so a burst of thousands of rows never overruns the
+broker's inflight limit or paho's memory.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
+from paho.mqtt.reasoncodes import ReasonCode
+from paho.mqtt.subscribeoptions import SubscribeOptions
+
+from controller.journal import Outbox, OutboxRow
+
+log = logging.getLogger(__name__)
+
+WINDOW = 20
+"""Most outbox rows in flight at once: mosquitto's default ``max_inflight_messages``."""
+
+_BATCH = 500  # outbox rows read per query
+OFFLINE = "offline"
+ONLINE = "online"
+
+
+@dataclass(frozen=True, slots=True)
+class BrokerTarget:
+    """Where and how to connect.
+
+    >>> BrokerTarget("broker.local", 8883, tls=True, ca="/etc/tableref/ca.pem").keepalive
+    30
+    """
+
+    host: str
+    port: int
+    tls: bool = False
+    username: str | None = None
+    password: str | None = None
+    ca: str | None = None
+    cert: str | None = None
+    key: str | None = None
+    keepalive: int = 30
+    client_id: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class LinkStats:
+    """Counters since start: outbox rows published (including resends), rows
+    acknowledged, PUBACKs with a failure reason code, and reconnects."""
+
+    published: int = 0
+    acked: int = 0
+    refused: int = 0
+    reconnects: int = 0
+
+
+def topic_base(venue: str, table: str) -> str:
+    """The prefix of every topic of one table (``contracts.md`` section 3).
+
+    >>> topic_base("hall-a", "t7")
+    'tableref/v1/hall-a/t7/'
+    """
+    return f"tableref/v1/{venue}/{table}/"
+
+
+# Events for the worker thread. paho callbacks only create these.
+@dataclass(frozen=True, slots=True)
+class _Kick:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class _Connected:
+    receive_maximum: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Disconnected:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class _Acked:
+    mid: int
+    refused: bool
+
+
+@dataclass(frozen=True, slots=True)
+class _Stop:
+    pass
+
+
+_Event = _Kick | _Connected | _Disconnected | _Acked | _Stop
+
+
+class _Publisher:
+    """The worker's state: which rows are in flight under which message id.
+
+    ``rows_by_mid`` outlives a connection: paho resends its own unacked
+    messages after a reconnect, and their PUBACKs still mark rows sent.
+    ``window`` holds only the mids published on the current connection.
+    """
+
+    def __init__(self, client: mqtt.Client, outbox: Outbox) -> None:
+        self.client = client
+        self.outbox = outbox
+        self.rows_by_mid: dict[int, int] = {}
+        self.window: set[int] = set()
+        self.limit = WINDOW
+        self.connected = False
+        self.cursor = 0  # highest row id published on this connection
+        self.buffer: deque[OutboxRow] = deque()
+        self.stats = LinkStats()
+
+    def on_connected(self, receive_maximum: int) -> None:
+        # Start again from the first unsent row: anything in flight on the old
+        # connection may be lost, and a resend is only a duplicate.
+        self.connected = True
+        self.limit = max(1, min(WINDOW, receive_maximum))
+        self.window.clear()
+        self.buffer.clear()
+        self.cursor = 0
+
+    def on_acked(self, mid: int, refused: bool, done: list[int]) -> None:
+        self.window.discard(mid)
+        row_id = self.rows_by_mid.pop(mid, None)
+        if row_id is None:
+            return  # not an outbox row (the status message)
+        if refused:
+            # The broker will refuse a resend just the same (an ACL, a bad
+            # topic); retrying forever would block the table's whole outbox.
+            log.error("broker refused outbox row %d; it is not retried", row_id)
+            self.stats = replace(self.stats, refused=self.stats.refused + 1)
+        self.stats = replace(self.stats, acked=self.stats.acked + 1)
+        done.append(row_id)
+
+    def fill(self) -> None:
+        """Publish unsent rows in id order until the window is full."""
+        while self.connected and len(self.window) < self.limit:
+            row = self._peek_row()
+            if row is None or not self._publish(row):
+                return
+            self.buffer.popleft()
+            self.cursor = row.id
+
+    def _publish(self, row: OutboxRow) -> bool:
+        """Hand one row to paho; False if paho cannot take it now (try later)."""
+        try:
+            info = self.client.publish(row.topic, row.payload, qos=row.qos, retain=row.retain)
+        except ValueError:
+            # A topic or QoS paho rejects never becomes publishable.
+            log.error("outbox row %d cannot be published; it is not retried", row.id)
+            self.outbox.mark_sent(row.id)
+            return True
+        if info.rc == mqtt.MQTT_ERR_QUEUE_SIZE:
+            # paho still holds a message under this mid: mapping it to the row
+            # would let that message's PUBACK mark this row sent.
+            log.warning("paho's queue is full; outbox row %d waits", row.id)
+            return False
+        self.stats = replace(self.stats, published=self.stats.published + 1)
+        if row.qos == 0:
+            # No PUBACK will come: handed to paho is as sent as it gets.
+            self.outbox.mark_sent(row.id)
+        else:
+            self.rows_by_mid[info.mid] = row.id
+            self.window.add(info.mid)
+        return True
+
+    def _peek_row(self) -> OutboxRow | None:
+        if not self.buffer:
+            self.buffer.extend(self.outbox.unsent(after_id=self.cursor, limit=_BATCH))
+        return self.buffer[0] if self.buffer else None
+
+
+class MqttLink:
+    """Publishes one table's outbox to a broker and receives its commands.
+
+    >>> link = MqttLink(BrokerTarget("127.0.0.1", 1883), Path("t1.sqlite"),
+    ...                 venue="hall", table="t1")   # doctest: +SKIP
+    >>> link.start(); link.kick(); link.wait_drained(5.0)  # doctest: +SKIP
+    True
+    >>> link.stop()  # doctest: +SKIP
+    """
+
+    def __init__(
+        self,
+        target: BrokerTarget,
+        outbox_path: Path,
+        *,
+        venue: str,
+        table: str,
+        on_command: Callable[[str, bytes], None] | None = None,
+    ) -> None:
+        self.target = target
+        self.outbox_path = outbox_path
+        self.base = topic_base(venue, table)
+        self.on_command = on_command
+        self._events: queue.SimpleQueue[_Event] = queue.SimpleQueue()
+        self._cond = threading.Condition()
+        self._pending: int | None = None  # unsent rows at the last check
+        self._checks = 0  # how many checks the worker has made
+        self._connects = 0
+        self._publisher: _Publisher | None = None
+        self._worker: threading.Thread | None = None
+        self._client = self._make_client()
+
+    def _make_client(self) -> mqtt.Client:
+        t = self.target
+        client = mqtt.Client(
+            callback_api_version=CallbackAPIVersion.VERSION2,
+            protocol=MQTTProtocolVersion.MQTTv5,
+            client_id=t.client_id,
+        )
+        if t.username is not None:
+            client.username_pw_set(t.username, t.password)
+        if t.tls:
+            client.tls_set(ca_certs=t.ca, certfile=t.cert, keyfile=t.key)
+        # The broker announces our death for us: a lost link is visible at once.
+        client.will_set(self.base + "status", OFFLINE, qos=1, retain=True)
+        client.reconnect_delay_set(min_delay=1, max_delay=30)
+        client.max_inflight_messages_set(WINDOW)
+        client.on_connect = self._on_connect
+        client.on_disconnect = self._on_disconnect
+        client.on_publish = self._on_publish
+        client.on_message = self._on_message
+        return client
+
+    @property
+    def connected(self) -> bool:
+        """True while the broker connection is up."""
+        return self._client.is_connected()
+
+    @property
+    def stats(self) -> LinkStats:
+        """A snapshot of the counters."""
+        publisher = self._publisher
+        stats = publisher.stats if publisher is not None else LinkStats()
+        return replace(stats, reconnects=max(0, self._connects - 1))
+
+    def start(self) -> None:
+        """Open the outbox and connect in the background; never blocks on the broker."""
+        self._publisher = _Publisher(self._client, Outbox(self.outbox_path))
+        self._worker = threading.Thread(target=self._work, name="mqtt-outbox", daemon=True)
+        self._worker.start()
+        self._client.connect_async(
+            self.target.host,
+            self.target.port,
+            keepalive=self.target.keepalive,
+            clean_start=True,  # stale commands must not run after a restart
+        )
+        self._client.loop_start()
+
+    def kick(self) -> None:
+        """New outbox rows exist: publish them. Safe from any thread."""
+        self._events.put(_Kick())
+
+    def wait_drained(self, timeout: float) -> bool:
+        """Wait until every outbox row is acknowledged; False on timeout."""
+        with self._cond:
+            checks = self._checks
+        self.kick()  # a check made after this kick sees every row written before it
+        with self._cond:
+            return self._cond.wait_for(
+                lambda: self._checks > checks and self._pending == 0, timeout
+            )
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Say "offline" (retained), disconnect cleanly and stop both threads.
+
+        A clean disconnect suppresses the last will, hence the explicit status.
+        """
+        if self._client.is_connected():
+            info = self._client.publish(self.base + "status", OFFLINE, qos=1, retain=True)
+            try:
+                info.wait_for_publish(timeout)
+            except (RuntimeError, ValueError):
+                log.warning("offline status not acknowledged before disconnect")
+        self._client.disconnect()
+        self._client.loop_stop()
+        if self._worker is not None:
+            self._events.put(_Stop())
+            self._worker.join(timeout)
+            self._worker = None
+
+    # paho's thread: callbacks only enqueue (and answer the broker).
+
+    def _on_connect(
+        self,
+        client: mqtt.Client,
+        userdata: Any,
+        flags: mqtt.ConnectFlags,
+        reason_code: ReasonCode,
+        properties: Properties | None,
+    ) -> None:
+        if reason_code.is_failure:
+            log.warning("broker %s refused the connection: %s", self.target.host, reason_code)
+            return
+        self._connects += 1
+        # paho ignores the broker's Receive Maximum (and its own inflight limit
+        # cannot change while connected): our window honours it instead.
+        receive_maximum = getattr(properties, "ReceiveMaximum", WINDOW)
+        # noLocal: our own cmd/result messages are not echoed back to us.
+        client.subscribe(self.base + "cmd/+", options=SubscribeOptions(qos=1, noLocal=True))
+        # After the SUBSCRIBE: whoever sees "online" can send commands at once.
+        client.publish(self.base + "status", ONLINE, qos=1, retain=True)
+        self._events.put(_Connected(receive_maximum))
+
+    def _on_disconnect(
+        self,
+        client: mqtt.Client,
+        userdata: Any,
+        flags: mqtt.DisconnectFlags,
+        reason_code: ReasonCode,
+        properties: Properties | None,
+    ) -> None:
+        self._events.put(_Disconnected())
+
+    def _on_publish(
+        self,
+        client: mqtt.Client,
+        userdata: Any,
+        mid: int,
+        reason_code: ReasonCode,
+        properties: Properties,
+    ) -> None:
+        self._events.put(_Acked(mid, reason_code.is_failure))
+
+    def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        verb = message.topic.removeprefix(self.base + "cmd/")
+        if verb == "result" or verb == message.topic or self.on_command is None:
+            return
+        try:
+            self.on_command(verb, bytes(message.payload))
+        except Exception:
+            # A faulty handler must not kill paho's network thread.
+            log.exception("command handler failed for %r", verb)
+
+    # The worker thread: the only user of the Outbox.
+
+    def _work(self) -> None:
+        publisher = self._publisher
+        assert publisher is not None
+        try:
+            while self._handle_batch(publisher):
+                pass
+        except Exception:
+            # Nothing is lost (the rows stay unsent in the journal), but the
+            # table must not look healthy while nothing is being published.
+            log.exception("MQTT outbox worker failed; publishing stopped")
+            # 0x04 asks the broker to publish our last will: status "offline".
+            will = ReasonCode(PacketTypes.DISCONNECT, "Disconnect with will message")
+            self._client.disconnect(reasoncode=will)
+        finally:
+            publisher.outbox.close()
+
+    def _handle_batch(self, publisher: _Publisher) -> bool:
+        """Handle every queued event, then commit acks in one go; False on stop."""
+        events = [self._events.get()]
+        while not self._events.empty():
+            events.append(self._events.get())
+        done: list[int] = []
+        running = True
+        for event in events:
+            if isinstance(event, _Connected):
+                publisher.on_connected(event.receive_maximum)
+            elif isinstance(event, _Disconnected):
+                publisher.connected = False
+            elif isinstance(event, _Acked):
+                publisher.on_acked(event.mid, event.refused, done)
+            elif isinstance(event, _Stop):
+                running = False
+        if done:
+            publisher.outbox.mark_sent_many(done)
+        if running:
+            publisher.fill()
+        self._report(publisher.outbox.pending())
+        return running
+
+    def _report(self, pending: int) -> None:
+        with self._cond:
+            self._pending = pending
+            self._checks += 1
+            self._cond.notify_all()
