@@ -390,6 +390,19 @@ class Outbox:
         with _write(self._db, self.path) as db:
             db.executemany("UPDATE outbox SET sent = 1 WHERE id = ?", ((i,) for i in outbox_ids))
 
+    def requeue_recent(self, count: int, topic_suffix: str = "/ruling") -> int:
+        """Mark the last ``count`` acknowledged rows on ``...topic_suffix`` unsent
+        again; returns how many. A broker acknowledges a message before it has
+        passed it on, so a broker that crashed may have lost rows we hold as
+        sent: republishing them is safe, subscribers drop duplicates by id."""
+        with _write(self._db, self.path) as db:
+            cursor = db.execute(
+                "UPDATE outbox SET sent = 0 WHERE id IN (SELECT id FROM outbox"
+                " WHERE sent = 1 AND retain = 0 AND topic LIKE ? ORDER BY id DESC LIMIT ?)",
+                ("%" + topic_suffix, count),
+            )
+            return cursor.rowcount
+
     def pending(self) -> int:
         """How many rows are not yet acknowledged by a broker."""
         row = self._db.execute("SELECT COUNT(*) FROM outbox WHERE sent = 0").fetchone()

@@ -61,17 +61,20 @@ class BrokerTarget:
     key: str | None = None
     keepalive: int = 30
     client_id: str = ""
+    resend_on_reconnect: int = 1000  # acked rulings published again after a reconnect
 
 
 @dataclass(frozen=True, slots=True)
 class LinkStats:
     """Counters since start: outbox rows published (including resends), rows
-    acknowledged, PUBACKs with a failure reason code, and reconnects."""
+    acknowledged, PUBACKs with a failure reason code, reconnects, and acked
+    rows queued again after a reconnect."""
 
     published: int = 0
     acked: int = 0
     refused: int = 0
     reconnects: int = 0
+    requeued: int = 0
 
 
 def topic_base(venue: str, table: str) -> str:
@@ -92,6 +95,7 @@ class _Kick:
 @dataclass(frozen=True, slots=True)
 class _Connected:
     receive_maximum: int
+    reconnect: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,9 +125,10 @@ class _Publisher:
     ``window`` holds only the mids published on the current connection.
     """
 
-    def __init__(self, client: mqtt.Client, outbox: Outbox) -> None:
+    def __init__(self, client: mqtt.Client, outbox: Outbox, resend_on_reconnect: int) -> None:
         self.client = client
         self.outbox = outbox
+        self.resend_on_reconnect = resend_on_reconnect
         self.rows_by_mid: dict[int, int] = {}
         self.window: set[int] = set()
         self.limit = WINDOW
@@ -132,9 +137,14 @@ class _Publisher:
         self.buffer: deque[OutboxRow] = deque()
         self.stats = LinkStats()
 
-    def on_connected(self, receive_maximum: int) -> None:
+    def on_connected(self, receive_maximum: int, reconnect: bool) -> None:
         # Start again from the first unsent row: anything in flight on the old
         # connection may be lost, and a resend is only a duplicate.
+        if reconnect and self.resend_on_reconnect:
+            # mosquitto PUBACKs before it forwards: if it crashed, rulings it
+            # acknowledged may never have reached a subscriber.
+            again = self.outbox.requeue_recent(self.resend_on_reconnect)
+            self.stats = replace(self.stats, requeued=self.stats.requeued + again)
         self.connected = True
         self.limit = max(1, min(WINDOW, receive_maximum))
         self.window.clear()
@@ -259,7 +269,9 @@ class MqttLink:
 
     def start(self) -> None:
         """Open the outbox and connect in the background; never blocks on the broker."""
-        self._publisher = _Publisher(self._client, Outbox(self.outbox_path))
+        self._publisher = _Publisher(
+            self._client, Outbox(self.outbox_path), self.target.resend_on_reconnect
+        )
         self._worker = threading.Thread(target=self._work, name="mqtt-outbox", daemon=True)
         self._worker.start()
         self._client.connect_async(
@@ -323,7 +335,7 @@ class MqttLink:
         client.subscribe(self.base + "cmd/+", options=SubscribeOptions(qos=1, noLocal=True))
         # After the SUBSCRIBE: whoever sees "online" can send commands at once.
         client.publish(self.base + "status", ONLINE, qos=1, retain=True)
-        self._events.put(_Connected(receive_maximum))
+        self._events.put(_Connected(receive_maximum, reconnect=self._connects > 1))
 
     def _on_disconnect(
         self,
@@ -382,7 +394,7 @@ class MqttLink:
         running = True
         for event in events:
             if isinstance(event, _Connected):
-                publisher.on_connected(event.receive_maximum)
+                publisher.on_connected(event.receive_maximum, event.reconnect)
             elif isinstance(event, _Disconnected):
                 publisher.connected = False
             elif isinstance(event, _Acked):
