@@ -36,6 +36,7 @@ from controller.errors import InputError
 from controller.games.heads_and_tails import MatchSettings
 from controller.games.heads_and_tails.scenario import parse_match
 from controller.model import Game
+from controller.sensors.lines import LineKind, SensorSettings, parse_sensors
 from controller.strict import Table, load_toml
 
 TOPIC_ROOT = "tableref/v1"
@@ -112,6 +113,7 @@ class Config:
     broker: BrokerSettings | None
     backend: Backend
     max_payload_bytes: int
+    sensors: SensorSettings = field(default_factory=SensorSettings)
 
     @property
     def topic_prefix(self) -> str:
@@ -207,6 +209,7 @@ def parse_config(data: dict[str, Any], path: Path) -> Config:
     broker = None if broker_table is None else _broker(broker_table, folder, venue, table_id)
     backend = _backend(top.table("hardware", optional=True))
     max_payload = _commands(top.table("commands", optional=True))
+    sensors = parse_sensors(top.table("sensors", optional=True), ConfigError)
     top.finish()
     return Config(
         source=source,
@@ -219,6 +222,7 @@ def parse_config(data: dict[str, Any], path: Path) -> Config:
         broker=broker,
         backend=backend,
         max_payload_bytes=max_payload,
+        sensors=sensors,
     )
 
 
@@ -369,6 +373,7 @@ def describe(config: Config) -> str:
       heartbeat 1 s
       broker    none (publishing off)
       hardware  sim
+      sensors   no lines wired
       commands  at most 4096 bytes a payload
     """
     match = config.match
@@ -384,9 +389,22 @@ def describe(config: Config) -> str:
         f"  broker    {_describe_broker(config)}",
         *([f"  topics    {config.topic_prefix}#"] if config.broker else []),
         f"  hardware  {config.backend.value}",
+        f"  sensors   {_describe_sensors(config.sensors)}",
         f"  commands  at most {config.max_payload_bytes} bytes a payload",
     ]
     return "\n".join(lines)
+
+
+def _describe_sensors(sensors: SensorSettings) -> str:
+    """One line: the wired lines by role and pin, the factory and the timings."""
+    if not sensors.lines:
+        return "no lines wired"
+    wired = ", ".join(f"{line.role.value}@{line.pin}" for line in sensors.lines)
+    factory = sensors.pin_factory or "$GPIOZERO_PIN_FACTORY or lgpio"
+    parts = [wired, f"pin factory {factory}"]
+    if any(line.kind is LineKind.BUTTON for line in sensors.lines):
+        parts.append(f"button lockout {sensors.button_lockout_ms} ms")
+    return ", ".join(parts)
 
 
 def _describe_broker(config: Config) -> str:

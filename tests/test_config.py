@@ -25,6 +25,15 @@ from controller.config import (
 from controller.errors import InputError
 from controller.games.heads_and_tails.state import Format
 from controller.model import Game
+from controller.sensors.lines import (
+    Active,
+    LineConfig,
+    LineKind,
+    PinFactory,
+    Pull,
+    Role,
+    SensorSettings,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "config"
@@ -462,3 +471,164 @@ def test_docstring_examples() -> None:
 def test_config_error_is_an_input_error() -> None:
     assert issubclass(ConfigError, InputError)
     assert Config.__slots__  # frozen slotted dataclasses, like the rest of the model
+
+
+# --- [sensors] and [[sensors.line]] ----------------------------------------------------
+
+BASE_TOML = _toml(BASE)
+
+SENSORS_TOML = """
+[sensors]
+pin_factory = "lgpio"
+button_lockout_ms = 20
+button_stuck_s = 30
+beam_blocked_s = 1.5
+
+[[sensors.line]]
+role = "fault_a"
+pin = 17
+kind = "beam"
+active = "high"
+
+[[sensors.line]]
+role = "fault_b"
+pin = 27
+active = "high"
+pull = "none"
+
+[[sensors.line]]
+role = "call_heads"
+pin = 5
+
+[[sensors.line]]
+role = "call_tails"
+pin = 6
+active = "high"
+pull = "down"
+"""
+
+
+def _sensors(tmp_path: Path, text: str) -> Path:
+    """BASE plus ``text``: tables after it, a top-level key before it."""
+    path = tmp_path / "table.toml"
+    whole = BASE_TOML + text if text.startswith(("[", "\n")) else text + BASE_TOML
+    path.write_text(whole, encoding="utf-8")
+    return path
+
+
+def test_sensors_default_to_no_lines(tmp_path: Path) -> None:
+    sensors = load_config(_write(tmp_path)).sensors
+    assert sensors == SensorSettings()
+    assert sensors.lines == () and sensors.pin_factory is None
+    assert (sensors.button_lockout_ms, sensors.button_stuck_s, sensors.beam_blocked_s) == (
+        15,
+        10.0,
+        2.0,
+    )
+    assert load_config(_sensors(tmp_path, "[sensors]\n")).sensors == SensorSettings()
+
+
+def test_full_sensors_table(tmp_path: Path) -> None:
+    sensors = load_config(_sensors(tmp_path, SENSORS_TOML)).sensors
+    assert sensors.pin_factory is PinFactory.LGPIO
+    assert sensors.lockout_ns == 20_000_000
+    assert sensors.button_stuck_ns == 30_000_000_000
+    assert sensors.beam_blocked_ns == 1_500_000_000
+    assert sensors.lines == (
+        LineConfig(role=Role.FAULT_A, pin=17, kind=LineKind.BEAM, active=Active.HIGH, pull=Pull.UP),
+        LineConfig(
+            role=Role.FAULT_B, pin=27, kind=LineKind.BEAM, active=Active.HIGH, pull=Pull.NONE
+        ),
+        # a button defaults to active low with the pull-up: a switch to ground
+        LineConfig(
+            role=Role.CALL_HEADS, pin=5, kind=LineKind.BUTTON, active=Active.LOW, pull=Pull.UP
+        ),
+        LineConfig(
+            role=Role.CALL_TAILS, pin=6, kind=LineKind.BUTTON, active=Active.HIGH, pull=Pull.DOWN
+        ),
+    )
+    line = sensors.line("fault_b")
+    assert line is not None and line.pin == 27
+    assert sensors.line("start_a") is None
+    assert set(sensors.by_role()) == {"fault_a", "fault_b", "call_heads", "call_tails"}
+
+
+def test_every_role_is_accepted(tmp_path: Path) -> None:
+    entries = "".join(
+        f'[[sensors.line]]\nrole = "{role.value}"\npin = {pin}\n'
+        + ('active = "low"\n' if role.kind is LineKind.BEAM else "")
+        for pin, role in enumerate(Role, start=4)
+    )
+    sensors = load_config(_sensors(tmp_path, entries)).sensors
+    assert [line.role for line in sensors.lines] == list(Role)
+
+
+def test_lockout_limits_are_inclusive(tmp_path: Path) -> None:
+    for value in (1, 200):
+        text = f"[sensors]\nbutton_lockout_ms = {value}\n"
+        assert load_config(_sensors(tmp_path, text)).sensors.button_lockout_ms == value
+
+
+def test_describe_lists_the_wired_lines(tmp_path: Path) -> None:
+    text = describe(load_config(_sensors(tmp_path, SENSORS_TOML)))
+    assert (
+        "  sensors   fault_a@17, fault_b@27, call_heads@5, call_tails@6, pin factory lgpio, "
+        "button lockout 20 ms"
+    ) in text
+    assert "  sensors   no lines wired" in describe(load_config(_write(tmp_path)))
+
+
+LINE = '[[sensors.line]]\nrole = "fault_a"\npin = 17\nactive = "high"\n'
+BUTTON = '[[sensors.line]]\nrole = "call_heads"\npin = 5\n'
+
+BAD_SENSORS: list[tuple[str, str, str, str]] = [
+    ("[sensors]\ncolour = 1\n", "[sensors]", "colour", "unknown key"),
+    ("[sensors]\npin_factory = 'pigpio'\n", "[sensors]", "pin_factory", "is not one of"),
+    ("[sensors]\nbutton_lockout_ms = 0\n", "[sensors]", "button_lockout_ms", "at least 1"),
+    ("[sensors]\nbutton_lockout_ms = 201\n", "[sensors]", "button_lockout_ms", "at most 200"),
+    ("[sensors]\nbutton_lockout_ms = 15.5\n", "[sensors]", "button_lockout_ms", "integer"),
+    ("[sensors]\nbeam_blocked_s = 0.05\n", "[sensors]", "beam_blocked_s", "at least 0.1"),
+    ("[sensors]\nbeam_blocked_s = 61\n", "[sensors]", "beam_blocked_s", "at most 60"),
+    ("[sensors]\nbutton_stuck_s = 0.5\n", "[sensors]", "button_stuck_s", "at least 1"),
+    ("[sensors]\nbutton_stuck_s = 3601\n", "[sensors]", "button_stuck_s", "at most 3600"),
+    ("[sensors]\nline = 3\n", "[sensors]", "line", "expected list"),
+    ("sensors = 3\n", "[sensors]", "", "expected a table, got an integer"),
+    (LINE + "colour = 'red'\n", "[[sensors.line]] 1", "colour", "unknown key"),
+    ("[[sensors.line]]\npin = 17\n", "[[sensors.line]] 1", "role", "missing"),
+    ("[[sensors.line]]\nrole = 'fault_c'\npin = 1\n", "[[sensors.line]] 1", "role", "not one of"),
+    ("[[sensors.line]]\nrole = 'call_heads'\n", "[[sensors.line]] 1", "pin", "missing"),
+    (BUTTON.replace("5", "28"), "[[sensors.line]] 1", "pin", "not on the header (0 to 27)"),
+    (BUTTON.replace("5", "-1"), "[[sensors.line]] 1", "pin", "at least 0"),
+    (BUTTON.replace("5", "'GPIO5'"), "[[sensors.line]] 1", "pin", "expected an integer"),
+    (LINE.replace('active = "high"\n', ""), "[[sensors.line]] 1", "active", "missing"),
+    (LINE + "active_ = 1\n", "[[sensors.line]] 1", "active_", "unknown key"),
+    (LINE.replace('"high"', '"up"'), "[[sensors.line]] 1", "active", "is not one of"),
+    (LINE + "pull = 'off'\n", "[[sensors.line]] 1", "pull", "is not one of"),
+    (LINE + "kind = 'button'\n", "[[sensors.line]] 1", "kind", "is a beam line, not button"),
+    (BUTTON + "kind = 'beam'\n", "[[sensors.line]] 1", "kind", "is a button line, not beam"),
+    (BUTTON + "active = 'high'\n", "[[sensors.line]] 1", "pull", "use pull = 'down'"),
+    (BUTTON + "pull = 'down'\n", "[[sensors.line]] 1", "pull", "use pull = 'up'"),
+    (BUTTON.replace("5", "2") + "pull = 'none'\n", "[[sensors.line]] 1", "pull", "fixed pull-up"),
+    (LINE + LINE.replace("17", "18"), "[[sensors.line]] 2", "role", "'fault_a' is wired twice"),
+    (LINE + BUTTON.replace("5", "17"), "[[sensors.line]] 2", "pin", "already used by 'fault_a'"),
+    (
+        LINE.replace("fault_a", "start_b"),
+        "[sensors]",
+        "line",
+        "'start_b' is the second beam of a pair: wire start_a too",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "key", "reason"),
+    BAD_SENSORS,
+    ids=[f"{w}-{k}-{r}" for _, w, k, r in BAD_SENSORS],
+)
+def test_bad_sensors_name_file_table_and_key(
+    tmp_path: Path, text: str, where: str, key: str, reason: str
+) -> None:
+    path = _sensors(tmp_path, text)
+    error = _error(path)
+    assert (error.source, error.where, error.field or "") == (str(path), where, key), str(error)
+    assert reason in error.reason, str(error)
