@@ -81,15 +81,16 @@ class TableService:
         replayed: list[Ruling] = []
         runtime = rebuild(inputs, self.config.table, source, sinks=[replayed.append])
         if runtime is None:
+            start = self.now()  # one reading: the journal and the runtime must agree
             runtime = Runtime(
                 self.engine,
                 self.engine.start(self.config.match),
                 table=self.config.table,
                 boot=self.journal.boot,
-                origin_ns=self.now(),
+                origin_ns=start,
             )
             self.runtime = runtime
-            self._journal_new_match(self.config.match)
+            self._journal_new_match(self.config.match, start)
             return runtime
         compare(replayed, self.journal.rulings(), source)
         runtime.ruling_sinks.clear()
@@ -105,9 +106,9 @@ class TableService:
         self._apply(Resumed(t_ns=self.now(), down_ns=down_ns))
         return runtime
 
-    def _journal_new_match(self, settings: MatchSettings) -> None:
+    def _journal_new_match(self, settings: MatchSettings, start_ns: int) -> None:
         self.journal.record_input(
-            self.now(), self.clock.wall(), NEW_MATCH, {"match": encode_match(settings)}
+            start_ns, self.clock.wall(), NEW_MATCH, {"match": encode_match(settings)}
         )
         self._publish_state()
 
@@ -160,8 +161,9 @@ class TableService:
             if unknown:
                 raise CommandError(command.cmd_id, f"field {sorted(unknown)[0]!r}: unknown key")
             settings = decode_match(command.fields.get("match"), f"cmd/{NEW_MATCH}", where)
-            self.runtime.new_match(self.engine.start(settings), self.now())
-            self._journal_new_match(settings)
+            start = self.now()
+            self.runtime.new_match(self.engine.start(settings), start)
+            self._journal_new_match(settings, start)
             return []
         event = decode(
             command.kind,

@@ -182,3 +182,26 @@ def test_command_fuzz_never_crashes_and_always_answers(
         assert isinstance(got["ok"], bool) and (got["ok"] or got["error"])
     seqs = [r["seq"] for r in table.rulings()]
     assert seqs == list(range(1, len(seqs) + 1))
+
+
+class TickingClock(SimClock):
+    """Like a real clock, never reads the same time twice."""
+
+    def mono_ns(self) -> int:
+        self.advance_to(super().mono_ns() + 1_000)
+        return super().mono_ns()
+
+
+def test_restart_replays_exactly_even_when_every_clock_read_differs(tmp_path: Path) -> None:
+    path = tmp_path / "table.toml"
+    path.write_text(CONFIG, encoding="utf-8")
+    first = TableService(load_config(path), clock=TickingClock(start_ns=5 * S))
+    for verb, fields in [("go", {}), ("end_match", {}), ("new_match", {"match": {
+            "players": ["cy", "di"], "plays": 1}}), ("go", {})]:  # fmt: skip
+        first.submit_command(verb, json.dumps({"cmd_id": verb, **fields}).encode())
+        first.step_once(0)
+    first.journal.close()
+    # Reopening replays the journal and refuses to start if any ruling differs.
+    second = TableService(load_config(path), clock=TickingClock(start_ns=9 * S))
+    assert second.runtime.state.settings.players == ("cy", "di")
+    second.journal.close()
