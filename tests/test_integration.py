@@ -10,7 +10,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -61,7 +61,7 @@ class Listener:
                         out.append(doc)
         return out
 
-    def wait(self, predicate: Any, timeout: float = 10.0) -> bool:
+    def wait(self, predicate: Callable[[], bool], timeout: float = 10.0) -> bool:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if predicate():
