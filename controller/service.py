@@ -117,14 +117,23 @@ class TableService:
         """Journal the input, step the engine, journal the rulings, publish."""
         event = self.runtime.prepare(event)
         kind, payload = encode(event)
-        input_id = self.journal.record_input(event.t_ns, self.clock.wall(), kind, payload)
+        # Written before the engine acts on it; made durable by the commit
+        # below, which comes before anything is published (one fsync per input).
+        wall = self.clock.wall()
+        input_id = self.journal.record_input(event.t_ns, wall, kind, payload, durable=False)
         rulings = self.runtime.feed(event)
-        if rulings:
-            self.journal.record_rulings(input_id, rulings, self.base + "ruling")
-        self._publish_state()
+        state = (self.base + "state", self._state_json(), True)
+        self.journal.record_rulings(input_id, rulings, self.base + "ruling", also=[state])
+        if self.link is not None:
+            self.link.kick()
         return rulings
 
     def _publish_state(self) -> None:
+        self.journal.enqueue(self.base + "state", self._state_json(), retain=True)
+        if self.link is not None:
+            self.link.kick()
+
+    def _state_json(self) -> str:
         doc = {
             "v": 1,
             "venue": self.config.venue,
@@ -133,9 +142,7 @@ class TableService:
             "seq": self.runtime.next_seq - 1,
             **self.engine.snapshot(self.runtime.state),
         }
-        self.journal.enqueue(self.base + "state", json.dumps(doc), retain=True)
-        if self.link is not None:
-            self.link.kick()
+        return json.dumps(doc)
 
     # -- commands --------------------------------------------------------------
     def _command(self, raw: RawCommand) -> None:
