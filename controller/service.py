@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from controller.commands import Command, CommandError, parse_command, result
-from controller.config import Config
-from controller.errors import InputError, RejectedInput
+from controller.config import Backend, Config
+from controller.errors import InputError, RejectedInput, TablerefError
 from controller.games.heads_and_tails import HeadsAndTailsEngine, MatchSettings, State
 from controller.games.heads_and_tails.codec import decode, decode_match, encode, encode_match
 from controller.journal import Journal
@@ -57,6 +57,13 @@ class TableService:
         notifier: Notifier | None = None,
         out: TextIO = sys.stderr,
     ) -> None:
+        if config.backend is not Backend.SIM:
+            # The sources exist (controller.sensors) but are not wired into the
+            # service yet: refuse rather than referee blind.
+            raise TablerefError(
+                f"{config.source}: [hardware] backend {config.backend.value!r} is not "
+                "supported by the service yet; use backend = 'sim' (inputs by command)"
+            )
         self.config = config
         self.clock: Clock = clock or MonotonicClock()
         self.notifier = notifier or Notifier()

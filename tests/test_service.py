@@ -6,10 +6,12 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from controller.config import load_config
+from controller.errors import TablerefError
 from controller.journal import Outbox, open_readonly
 from controller.service import TableService
 from controller.timebase import SimClock
@@ -205,3 +207,11 @@ def test_restart_replays_exactly_even_when_every_clock_read_differs(tmp_path: Pa
     second = TableService(load_config(path), clock=TickingClock(start_ns=9 * S))
     assert second.runtime.state.settings.players == ("cy", "di")
     second.journal.close()
+
+
+def test_a_hardware_backend_not_yet_wired_is_refused_clearly(tmp_path: Path) -> None:
+    path = tmp_path / "table.toml"
+    path.write_text(CONFIG + '\n[hardware]\nbackend = "gpio"\n', encoding="utf-8")
+    with pytest.raises(TablerefError, match="backend 'gpio' is not supported"):
+        TableService(load_config(path), clock=SimClock())
+    assert not (tmp_path / "journal.sqlite").exists()  # refused before anything is written
