@@ -129,8 +129,8 @@ def test_restart_resumes_the_toss_window_and_records_the_gap(tmp_path: Path) -> 
     # The host rebooted: a new monotonic clock, and 60 s of wall time gone.
     second = Table(tmp_path, mono=7 * S, wall=1_000_070.0)
     resumed = second.rulings()[-1]
-    assert resumed["id"] == "t1:2:2" and "60 s down" in resumed["detail"]
-    assert "20 s of the pending deadline remain" in resumed["detail"]
+    assert resumed["id"] == "t1:2:2" and "60.0 s down" in resumed["detail"]
+    assert "20.0 s of the pending deadline remain" in resumed["detail"]
     second.at(19.9)
     second.service.step_once(0)
     assert second.rulings()[-1]["kind"] == "notice"

@@ -223,8 +223,8 @@ def on_resumed(step: Step, event: Resumed) -> None:
     left = ""
     due = HeadsAndTailsEngine.due(state)
     if due is not None:
-        left = f"; {ns_to_seconds(due - event.t_ns):g} s of the pending deadline remain"
-    step.notice(None, f"service restarted after {ns_to_seconds(event.down_ns):g} s down{left}")
+        left = f"; {ns_to_seconds(due - event.t_ns):.1f} s of the pending deadline remain"
+    step.notice(None, f"service restarted after {ns_to_seconds(event.down_ns):.1f} s down{left}")
 
 
 def on_end_match(step: Step, event: EndMatch) -> None:
