@@ -19,6 +19,10 @@ from controller.games.heads_and_tails import HeadsAndTailsEngine, State
 from controller.model import Event, Ruling
 from controller.runtime import Runtime, Wait
 from controller.scenario import ORIGIN_NS, Scenario, ScenarioInput
+from controller.sensors.buttons import Press
+from controller.sensors.edges import EdgeEvent
+from controller.sensors.fusion import HeadsAndTailsFusion
+from controller.sensors.inputs import SensorInput
 from controller.timebase import SimClock, seconds_to_ns
 
 
@@ -43,6 +47,70 @@ class ScenarioSource:
             return Wait.END
         self.clock.advance_to(deadline_ns)
         return Wait.DEADLINE
+
+
+class FusedSource(ScenarioSource):
+    """A scenario with sensor-level inputs: edges and presses go through the
+    live fusion, whose events join the semantic inputs in time order.
+
+    The fusion dates an event when it happened but may only recognise it up to
+    ``config.max_latency_ns`` later (a toss is seen when the coin comes down
+    past the start line). So before handing on anything at time T, the fusion
+    is run up to T plus that bound: every fused event at or before T is known.
+    """
+
+    def __init__(
+        self,
+        inputs: Sequence[ScenarioInput],
+        sensor_inputs: Sequence[SensorInput],
+        fusion: HeadsAndTailsFusion,
+        clock: SimClock,
+    ) -> None:
+        super().__init__(inputs, clock)
+        items: list[tuple[int, int, EdgeEvent | Press]] = []
+        for si in sensor_inputs:
+            items += [(e.t_ns, si.index, e) for e in si.edges]
+            items += [(p.t_ns, si.index, p) for p in si.presses]
+        items.sort(key=lambda x: (x[0], x[1]))
+        self._items = [(t, item) for t, _, item in items]
+        self._fed = 0
+        self._fusion = fusion
+        self._fused: list[Event] = []
+
+    def _pump(self, until_ns: int | None) -> None:
+        fusion, seq = self._fusion, self._fed
+        while True:
+            due = fusion.deadline()
+            upcoming = self._items[self._fed][0] if self._fed < len(self._items) else None
+            if upcoming is not None and (due is None or upcoming <= due):
+                if until_ns is not None and upcoming > until_ns:
+                    return
+                item = self._items[self._fed][1]
+                self._fed += 1
+                seq += 1
+                if isinstance(item, EdgeEvent):
+                    item = EdgeEvent(line=item.line, level=item.level, t_ns=item.t_ns, seq=seq)
+                    self._fused += fusion.edge(item)
+                else:
+                    self._fused += fusion.press(item)
+            elif due is not None and (until_ns is None or due <= until_ns):
+                self._fused += fusion.tick(due)
+            else:
+                return
+
+    def wait(self, deadline_ns: int | None) -> Event | Wait:
+        semantic = self._inputs[self._next].event.t_ns if self._next < len(self._inputs) else None
+        horizon = min((t for t in (semantic, deadline_ns) if t is not None), default=None)
+        latency = self._fusion.config.max_latency_ns
+        self._pump(None if horizon is None else horizon + latency)
+        fused = self._fused[0].t_ns if self._fused else None
+        # Equal times: the semantic input (a Go, a spotter's word) goes first.
+        first = fused is not None and (semantic is None or fused < semantic)
+        if first and fused is not None and (deadline_ns is None or fused <= deadline_ns):
+            self.current = None
+            self.clock.advance_to(fused)
+            return self._fused.pop(0)
+        return super().wait(deadline_ns)
 
 
 @dataclass
@@ -74,7 +142,17 @@ def simulate(scenario: Scenario, on_ruling: Callable[[Ruling], None] | None = No
         origin_ns=ORIGIN_NS,
         ruling_sinks=sinks,
     )
-    source = ScenarioSource(scenario.inputs, SimClock(start_ns=ORIGIN_NS))
+    clock = SimClock(start_ns=ORIGIN_NS)
+    source: ScenarioSource
+    if scenario.sensors is None:
+        source = ScenarioSource(scenario.inputs, clock)
+    else:
+        fusion = HeadsAndTailsFusion(
+            active=scenario.sensors.active,
+            caller=lambda: runtime.state.caller,
+            config=scenario.sensors.config,
+        )
+        source = FusedSource(scenario.inputs, scenario.sensor_inputs, fusion, clock)
     until_ns = None if scenario.until_s is None else ORIGIN_NS + seconds_to_ns(scenario.until_s)
     try:
         runtime.run(source, until_ns)

@@ -10,7 +10,7 @@ from controller.errors import TablerefError
 from controller.games.heads_and_tails import HeadsAndTailsEngine, State
 from controller.games.heads_and_tails.codec import decode, decode_match
 from controller.model import Ruling
-from controller.runtime import Runtime, RulingSink
+from controller.runtime import RulingSink, Runtime
 
 NEW_MATCH = "new_match"
 

@@ -19,6 +19,13 @@ from controller.expect import Expect, parse_expect
 from controller.games.heads_and_tails import MatchSettings
 from controller.games.heads_and_tails.scenario import INPUT_TYPES, parse_input, parse_match
 from controller.model import Event, Game
+from controller.sensors.inputs import (
+    SENSOR_INPUT_TYPES,
+    SensorInput,
+    SensorSetup,
+    parse_sensor_input,
+    parse_sensor_setup,
+)
 from controller.strict import Table, load_toml
 from controller.timebase import NS_PER_S, seconds_to_ns
 
@@ -50,6 +57,13 @@ class Scenario:
     until_s: float | None
     table: str
     description: str
+    sensor_inputs: tuple[SensorInput, ...] = ()
+    """Gate edges, call-pad presses and simulated tosses, through the fusion."""
+    sensors: SensorSetup | None = None
+    """The ``[sensors]`` table (defaults when absent); None when the file has
+    no sensor-level input at all."""
+    twin: str | None = None
+    """The semantic scenario this sensor-level file mirrors, if it says."""
 
 
 def load_scenario(path: Path) -> Scenario:
@@ -57,15 +71,42 @@ def load_scenario(path: Path) -> Scenario:
     return parse_scenario(load_toml(path, ScenarioError), str(path))
 
 
-def _input(entry: Mapping[str, Any], index: int, source: str, settings: MatchSettings) -> Event:
+def _input(
+    entry: Mapping[str, Any],
+    index: int,
+    source: str,
+    settings: MatchSettings,
+    setup: SensorSetup,
+) -> Event | SensorInput:
     kind = entry.get("type")
     where = f"input {index}" + (f" ({kind})" if isinstance(kind, str) else "")
     table = Table(dict(entry), source, where, ScenarioError)
     kind = table.string("type")
-    if kind not in INPUT_TYPES:
-        raise table.fail("type", f"{kind!r} is not an input type ({', '.join(INPUT_TYPES)})")
+    if kind not in INPUT_TYPES and kind not in SENSOR_INPUT_TYPES:
+        known = ", ".join((*INPUT_TYPES, *SENSOR_INPUT_TYPES))
+        raise table.fail("type", f"{kind!r} is not an input type ({known})")
     at = table.number("at", minimum=0.0, maximum=MAX_SECONDS)
-    return parse_input(kind, table, ORIGIN_NS + seconds_to_ns(at), settings)
+    t_ns = ORIGIN_NS + seconds_to_ns(at)
+    if kind in SENSOR_INPUT_TYPES:
+        return parse_sensor_input(kind, table, index, t_ns, setup)
+    return parse_input(kind, table, t_ns, settings)
+
+
+def _inputs(
+    top: Table, source: str, settings: MatchSettings, setup: SensorSetup
+) -> tuple[list[ScenarioInput], list[SensorInput]]:
+    inputs: list[ScenarioInput] = []
+    sensor_inputs: list[SensorInput] = []
+    for index, entry in top.tables("input"):
+        parsed = _input(entry, index, source, settings, setup)
+        if isinstance(parsed, SensorInput):
+            sensor_inputs.append(parsed)
+        else:
+            inputs.append(ScenarioInput(index, entry.get("type", "?"), parsed))
+    # Inputs run in time order; equal times keep the file's order.
+    inputs.sort(key=lambda i: i.event.t_ns)
+    sensor_inputs.sort(key=lambda i: i.t_ns)
+    return inputs, sensor_inputs
 
 
 def parse_scenario(data: dict[str, Any], source: str) -> Scenario:
@@ -82,12 +123,10 @@ def parse_scenario(data: dict[str, Any], source: str) -> Scenario:
     match = top.table("match")
     assert match is not None
     settings = parse_match(match)
-    inputs = [
-        ScenarioInput(index, entry.get("type", "?"), _input(entry, index, source, settings))
-        for index, entry in top.tables("input")
-    ]
-    # Inputs run in time order; equal times keep the file's order.
-    inputs.sort(key=lambda i: i.event.t_ns)
+    twin = top.string("twin", None)
+    sensors_table = top.table("sensors", optional=True)
+    setup = parse_sensor_setup(sensors_table)
+    inputs, sensor_inputs = _inputs(top, source, settings, setup)
     expects = tuple(
         parse_expect(Table(dict(entry), source, f"expect {index}", ScenarioError), index)
         for index, entry in top.tables("expect")
@@ -102,4 +141,7 @@ def parse_scenario(data: dict[str, Any], source: str) -> Scenario:
         until_s=until,
         table=table_id,
         description=description,
+        sensor_inputs=tuple(sensor_inputs),
+        sensors=setup if sensor_inputs or sensors_table is not None else None,
+        twin=twin,
     )

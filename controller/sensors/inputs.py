@@ -1,0 +1,219 @@
+"""Sensor-level scenario inputs: raw gate edges, call-pad presses, simulated
+tosses and hands, and the optional ``[sensors]`` table (``docs/scenarios.md``).
+
+They become :class:`EdgeEvent` and :class:`Press` objects that the harness
+feeds through the same :class:`HeadsAndTailsFusion` a live table uses.
+
+>>> from controller.strict import Table
+>>> setup = parse_sensor_setup(None)
+>>> item = parse_sensor_input("gate", Table({"line": "fault_a", "state": "broken"},
+...     "demo.toml", "input 3"), 3, 5_500_000_000, setup)
+>>> item.edges[0].line, item.edges[0].level
+('fault_a', False)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from controller.sensors.buttons import Press
+from controller.sensors.classify import Gate
+from controller.sensors.edges import EdgeEvent
+from controller.sensors.fusion import CALL_WORDS
+from controller.sensors.geometry import MS, US, FusionConfig, Geometry
+from controller.sensors.tossim import CoinToss, HandKind, HandMove, SensorNoise, TossSimulator
+from controller.strict import Table
+
+SENSOR_INPUT_TYPES = ("gate", "button", "toss_physics", "hand")
+
+
+@dataclass(frozen=True, slots=True)
+class SensorSetup:
+    """What the ``[sensors]`` table of a scenario sets (all optional)."""
+
+    config: FusionConfig = field(default_factory=FusionConfig)
+    noise: SensorNoise = field(default_factory=SensorNoise)
+    active: dict[str, bool] = field(default_factory=dict)
+
+    @property
+    def beams(self) -> dict[str, float]:
+        """Beam heights by role."""
+        return self.config.geometry.beams()
+
+    def simulator(self, seed: int) -> TossSimulator:
+        """A simulator of this table."""
+        return TossSimulator(
+            geometry=self.config.geometry, noise=self.noise, active=self.active, seed=seed
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class SensorInput:
+    """One sensor-level ``[[input]]``: what it expands to."""
+
+    index: int
+    type: str
+    t_ns: int
+    edges: tuple[EdgeEvent, ...] = ()
+    presses: tuple[Press, ...] = ()
+
+
+def _gate_kind(table: Table, key: str) -> bool:
+    kind = table.string(key, "pair")
+    if kind not in ("pair", "single"):
+        raise table.fail(key, f"{kind!r} is not 'pair' or 'single'")
+    return bool(kind == "pair")
+
+
+def _mm(table: Table, key: str, default_m: float, low: float = 0.01) -> float:
+    return float(table.number(key, default_m * 1000, minimum=low, maximum=5000.0)) / 1000
+
+
+def _geometry(table: Table) -> Geometry:
+    base = Geometry()
+    try:
+        return Geometry(
+            start_pair=_gate_kind(table, "start_gate"),
+            fault_pair=_gate_kind(table, "fault_gate"),
+            pair_spacing_m=_mm(table, "pair_spacing_mm", base.pair_spacing_m),
+            beam_width_m=_mm(table, "beam_width_mm", base.beam_width_m),
+            coin_diameter_m=_mm(table, "coin_diameter_mm", base.coin_diameter_m),
+            coin_thickness_m=_mm(table, "coin_thickness_mm", base.coin_thickness_m),
+            start_above_fault_m=_mm(table, "start_above_fault_mm", base.start_above_fault_m),
+        )
+    except ValueError as exc:
+        raise table.fail(None, str(exc)) from None
+
+
+def _config(table: Table, geometry: Geometry) -> FusionConfig:
+    base = FusionConfig()
+    rise = table.number("rise_min_mm", (base.rise_min_m or 0) * 1000, minimum=0.0)
+    try:
+        return FusionConfig(
+            geometry=geometry,
+            glitch_max_ns=round(table.number("glitch_max_us", 100.0, minimum=0.0) * US),
+            touch_min_ns=round(table.number("touch_min_ms", 5.0, minimum=0.0) * MS),
+            coin_speed_min_mps=table.number("coin_speed_min", base.coin_speed_min_mps, minimum=0.1),
+            coin_speed_max_mps=table.number("coin_speed_max", base.coin_speed_max_mps, minimum=0.1),
+            hand_above_line_m=_mm(table, "hand_above_line_mm", base.hand_above_line_m, 0.0),
+            rise_min_m=rise / 1000 if rise > 0 else None,
+            apex_max_m=_mm(table, "apex_max_mm", base.apex_max_m, 10.0),
+        )
+    except ValueError as exc:
+        raise table.fail(None, str(exc)) from None
+
+
+def _noise(table: Table) -> SensorNoise:
+    base = SensorNoise()
+    return SensorNoise(
+        response_on_ns=round(
+            table.number("response_us", base.response_on_ns / US, minimum=0.0) * US
+        ),
+        response_off_ns=round(
+            table.number("response_off_us", base.response_off_ns / US, minimum=0.0) * US
+        ),
+        jitter_ns=table.number("jitter_us", base.jitter_ns / US, minimum=0.0) * US,
+        min_pulse_ns=round(table.number("min_pulse_us", base.min_pulse_ns / US, minimum=0.0) * US),
+    )
+
+
+def parse_sensor_setup(table: Table | None) -> SensorSetup:
+    """The ``[sensors]`` table, or the defaults when there is none."""
+    if table is None:
+        return SensorSetup(active=dict.fromkeys(Geometry().beams(), False))
+    geometry = _geometry(table)
+    config = _config(table, geometry)
+    noise = _noise(table)
+    level = table.string("beams_active", "low")
+    if level not in ("low", "high"):
+        raise table.fail("beams_active", f"{level!r} is not 'low' or 'high'")
+    table.finish()
+    active = dict.fromkeys(geometry.beams(), level == "high")
+    return SensorSetup(config=config, noise=noise, active=active)
+
+
+def _gate(table: Table, index: int, t_ns: int, setup: SensorSetup) -> SensorInput:
+    line = table.string("line")
+    if line not in setup.active:
+        raise table.fail(
+            "line", f"{line!r} is not a beam of this table ({', '.join(setup.active)})"
+        )
+    if table.has("state") == table.has("level"):
+        raise table.fail("state", "give exactly one of 'state' (broken/clear) or 'level'")
+    if table.has("state"):
+        state = table.string("state")
+        if state not in ("broken", "clear"):
+            raise table.fail("state", f"{state!r} is not 'broken' or 'clear'")
+        level = setup.active[line] == (state == "broken")
+    else:
+        level = table.boolean("level")
+    return SensorInput(
+        index, "gate", t_ns, edges=(EdgeEvent(line=line, level=level, t_ns=t_ns, seq=0),)
+    )
+
+
+def _button(table: Table, index: int, t_ns: int) -> SensorInput:
+    role = table.string("button")
+    if role not in CALL_WORDS:
+        raise table.fail("button", f"{role!r} is not a call-pad button ({', '.join(CALL_WORDS)})")
+    release = table.number("release_at", None, minimum=0.0)
+    if release is not None and release <= table.number("at"):
+        # The release matters to the health monitor (a stuck pad), not to
+        # the fusion: a call is made when the pad is pressed.
+        raise table.fail("release_at", "must come after 'at'")
+    return SensorInput(index, "button", t_ns, presses=(Press(t_ns=t_ns, role=role),))
+
+
+def _toss(table: Table, index: int, t_ns: int, setup: SensorSetup) -> SensorInput:
+    geo = setup.config.geometry
+    seed = table.integer("seed", index)
+    sim = setup.simulator(seed)
+    if not table.boolean("noise", True):
+        sim = TossSimulator(geometry=geo, noise=SensorNoise.none(), active=setup.active, seed=seed)
+    phase = table.number("phase_deg", None)
+    toss = CoinToss(
+        t_ns=t_ns,
+        height_m=geo.start_above_fault_m + table.number("height_mm", 50.0, minimum=-2000.0) / 1000,
+        speed_mps=table.number("speed", 2.5, minimum=-5.0, maximum=10.0),
+        spin_hz=table.number("spin", 20.0, minimum=0.0, maximum=100.0),
+        tilt_rad=math.radians(table.number("tilt_deg", 0.0, minimum=-90.0, maximum=90.0)),
+        phase_rad=sim.rng.uniform(0, 2 * math.pi) if phase is None else math.radians(phase),
+        drag_per_s=table.number("drag", 0.0, minimum=0.0, maximum=5.0),
+    )
+    return SensorInput(index, "toss_physics", t_ns, edges=sim.coin(toss).edges)
+
+
+def _hand(table: Table, index: int, t_ns: int, setup: SensorSetup) -> SensorInput:
+    move = HandMove(
+        gate=table.choice("gate", Gate),
+        kind=table.choice("move", HandKind),
+        t_ns=t_ns,
+        speed_mps=table.number("speed", 1.0, minimum=0.05, maximum=10.0),
+        extent_m=table.number("extent_mm", 150.0, minimum=1.0) / 1000,
+        depth_m=table.number("depth_mm", 10.0, minimum=0.0) / 1000,
+        dwell_ns=round(table.number("dwell_ms", 50.0, minimum=0.0) * MS),
+    )
+    sim = TossSimulator(
+        geometry=setup.config.geometry, noise=SensorNoise.none(), active=setup.active, seed=index
+    )
+    return SensorInput(index, "hand", t_ns, edges=sim.hand(move).edges)
+
+
+def parse_sensor_input(
+    kind: str, table: Table, index: int, t_ns: int, setup: SensorSetup
+) -> SensorInput:
+    """One sensor-level ``[[input]]`` whose ``type`` and ``at`` were read."""
+    parsed: Any
+    if kind == "gate":
+        parsed = _gate(table, index, t_ns, setup)
+    elif kind == "button":
+        parsed = _button(table, index, t_ns)
+    elif kind == "toss_physics":
+        parsed = _toss(table, index, t_ns, setup)
+    else:
+        parsed = _hand(table, index, t_ns, setup)
+    table.finish()
+    assert isinstance(parsed, SensorInput)
+    return parsed
