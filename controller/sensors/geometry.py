@@ -7,7 +7,7 @@ at the fault line, z = ``start_above_fault_m`` at the start line, 1.2.1).
 
 >>> cfg = FusionConfig()
 >>> round(cfg.coin_length_max_m * 1000), cfg.coin_span_max_ns // 1000
-(31, 31000)
+(45, 45000)
 >>> round(cfg.rise_speed_min_mps, 2)
 1.4
 """
