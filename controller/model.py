@@ -38,6 +38,7 @@ class RulingKind(StrEnum):
     NOTICE = "notice"
     OVERRULED = "overruled"
     MATCH_OVER = "match_over"
+    SUSPENDED = "suspended"  # a sensor is faulty: automated rulings need the spotter
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -30,6 +30,7 @@ from controller.games.heads_and_tails.events import (
 from controller.games.heads_and_tails.scenario import parse_input, parse_match
 from controller.games.heads_and_tails.state import MatchSettings
 from controller.model import JSON, EndMatch, Event, Resumed, Tick
+from controller.sensors.health import HealthEvent
 from controller.strict import Table
 
 
@@ -74,6 +75,8 @@ def encode(event: Event) -> tuple[str, dict[str, JSON]]:
             return "resumed", {"down_ns": event.down_ns}
         case EndMatch():
             return "end_match", {"reason": event.reason} if event.reason else {}
+        case HealthEvent():
+            return "health", {"sensor": event.sensor, "ok": event.ok, "detail": event.detail}
     raise TypeError(f"cannot encode {event!r}")
 
 
@@ -99,7 +102,21 @@ def decode(
         reason = table.string("reason", "")
         table.finish()
         return EndMatch(t_ns=t_ns, reason=reason)
+    if kind == "health":
+        return _health(table, t_ns)
     return parse_input(kind, table, t_ns, settings)
+
+
+def _health(table: Table, t_ns: int) -> HealthEvent:
+    """A sensor health report: journaled, never a command (see commands.VERBS)."""
+    sensor = table.string("sensor")
+    if not sensor:
+        raise table.fail("sensor", "must name a sensor")
+    event = HealthEvent(
+        t_ns=t_ns, sensor=sensor, ok=table.boolean("ok"), detail=table.string("detail", "")
+    )
+    table.finish()
+    return event
 
 
 def encode_match(settings: MatchSettings) -> dict[str, JSON]:

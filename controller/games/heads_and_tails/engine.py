@@ -38,6 +38,7 @@ from controller.games.heads_and_tails.state import (
 )
 from controller.games.heads_and_tails.step import Step
 from controller.model import JSON, Decision, EndMatch, Event, Game, Resumed, RulingKind, Tick
+from controller.sensors.health import HealthEvent
 from controller.timebase import ns_to_seconds
 
 CALLS = {"heads": Face.HEADS, "tails": Face.TAILS}
@@ -234,6 +235,32 @@ def on_end_match(step: Step, event: EndMatch) -> None:
     step.finish()
 
 
+def on_health(step: Step, event: HealthEvent) -> None:
+    """House-style rule 5: a faulty sensor is a visible ``suspended`` ruling.
+
+    The state remembers which sensors are out. Nothing else changes: inputs
+    are still ruled as they arrive, because the engine cannot tell which of
+    them the fault spoiled; while suspended, the spotter decides (and
+    overrules what the sensors got wrong). The recovery is a notice.
+    """
+    named = (
+        event.detail if event.detail.startswith(event.sensor) else f"{event.sensor}: {event.detail}"
+    )
+    out = step.state.suspended
+    if not event.ok:
+        step.state = dataclasses.replace(step.state, suspended=out | {event.sensor})
+        detail = f"{named}; automated rulings suspended: the spotter decides"
+        step.emit(RulingKind.SUSPENDED, None, None, None, detail)
+    elif event.sensor not in out:
+        step.notice(None, f"{named} (it was not reported faulty)")
+    else:
+        rest = out - {event.sensor}
+        step.state = dataclasses.replace(step.state, suspended=rest)
+        still = ", ".join(sorted(rest))
+        resume = f"still suspended for {still}" if rest else "automated rulings resume"
+        step.notice(None, f"{named}: recovered; {resume}")
+
+
 _Handler = Callable[[Step, Any], None]
 _HANDLERS: dict[type[Event], _Handler] = {
     Go: on_go,
@@ -249,6 +276,7 @@ _HANDLERS: dict[type[Event], _Handler] = {
     Tick: on_tick,
     Resumed: on_resumed,
     EndMatch: on_end_match,
+    HealthEvent: on_health,
 }
 
 
@@ -276,7 +304,9 @@ class HeadsAndTailsEngine:
         if handler is None:
             raise TypeError(f"not a Heads & Tails input: {event!r}")
         step = Step(state, event.t_ns)
-        if state.phase is Phase.OVER and not isinstance(event, Overrule | Tick | Resumed):
+        # A sensor fault is reported even after the match: the table is still watched.
+        allowed_when_over = Overrule | Tick | Resumed | HealthEvent
+        if state.phase is Phase.OVER and not isinstance(event, allowed_when_over):
             step.notice(None, "the match is over: input disregarded")
         else:
             handler(step, event)
@@ -331,4 +361,5 @@ class HeadsAndTailsEngine:
             "caller": state.caller,
             "let_in_play": state.let_in_play,
             "over": state.phase is Phase.OVER,
+            "suspended": [*sorted(state.suspended)],
         }

@@ -129,6 +129,8 @@ class State:
     plays_done: int = 0
     points: tuple[int, int] = (0, 0)
     let_in_play: bool = False
+    suspended: frozenset[str] = frozenset()
+    """Sensors reported faulty and not yet recovered (house-style rule 5)."""
 
     @property
     def tosser(self) -> str:
