@@ -21,8 +21,8 @@ from controller.runtime import Runtime, Wait
 from controller.scenario import ORIGIN_NS, Scenario, ScenarioInput
 from controller.sensors.buttons import Press
 from controller.sensors.edges import EdgeEvent
-from controller.sensors.fusion import HeadsAndTailsFusion
 from controller.sensors.inputs import SensorInput
+from controller.sensors.pipeline import SensorPipeline
 from controller.timebase import SimClock, seconds_to_ns
 
 
@@ -50,20 +50,22 @@ class ScenarioSource:
 
 
 class FusedSource(ScenarioSource):
-    """A scenario with sensor-level inputs: edges and presses go through the
-    live fusion, whose events join the semantic inputs in time order.
+    """A scenario with sensor-level inputs: edges go through the live sensor
+    pipeline (buttons, health, fusion), whose events join the semantic inputs
+    in time order.
 
-    The fusion dates an event when it happened but may only recognise it up to
-    ``config.max_latency_ns`` later (a toss is seen when the coin comes down
-    past the start line). So before handing on anything at time T, the fusion
-    is run up to T plus that bound: every fused event at or before T is known.
+    The pipeline dates an event when it happened but may only hand it on up to
+    ``pipeline.max_latency_ns`` later (a toss is seen when the coin comes down
+    past the start line). So before handing on anything at time T, the
+    pipeline is run up to T plus that bound: every sensor event at or before T
+    is known. A live service holds its deadline ticks back by the same bound.
     """
 
     def __init__(
         self,
         inputs: Sequence[ScenarioInput],
         sensor_inputs: Sequence[SensorInput],
-        fusion: HeadsAndTailsFusion,
+        pipeline: SensorPipeline,
         clock: SimClock,
     ) -> None:
         super().__init__(inputs, clock)
@@ -74,34 +76,39 @@ class FusedSource(ScenarioSource):
         items.sort(key=lambda x: (x[0], x[1]))
         self._items = [(t, item) for t, _, item in items]
         self._fed = 0
-        self._fusion = fusion
+        self._pipeline = pipeline
         self._fused: list[Event] = []
 
+    def _feed_next(self) -> None:
+        item = self._items[self._fed][1]
+        self._fed += 1
+        if isinstance(item, EdgeEvent):
+            # Numbered as a source numbers its edges: in delivery order.
+            item = EdgeEvent(line=item.line, level=item.level, t_ns=item.t_ns, seq=self._fed)
+            self._fused += self._pipeline.edge(item)
+        else:
+            self._fused += self._pipeline.press(item)
+
     def _pump(self, until_ns: int | None) -> None:
-        fusion, seq = self._fusion, self._fed
+        pipeline = self._pipeline
         while True:
-            due = fusion.deadline()
+            due = pipeline.deadline()
             upcoming = self._items[self._fed][0] if self._fed < len(self._items) else None
             if upcoming is not None and (due is None or upcoming <= due):
                 if until_ns is not None and upcoming > until_ns:
                     return
-                item = self._items[self._fed][1]
-                self._fed += 1
-                seq += 1
-                if isinstance(item, EdgeEvent):
-                    item = EdgeEvent(line=item.line, level=item.level, t_ns=item.t_ns, seq=seq)
-                    self._fused += fusion.edge(item)
-                else:
-                    self._fused += fusion.press(item)
+                self._feed_next()
             elif due is not None and (until_ns is None or due <= until_ns):
-                self._fused += fusion.tick(due)
+                self._fused += pipeline.tick(due)
             else:
                 return
 
     def wait(self, deadline_ns: int | None) -> Event | Wait:
+        # The runtime has applied everything up to now: a toss may have ended.
+        self._pipeline.sync(self.clock.mono_ns())
         semantic = self._inputs[self._next].event.t_ns if self._next < len(self._inputs) else None
         horizon = min((t for t in (semantic, deadline_ns) if t is not None), default=None)
-        latency = self._fusion.config.max_latency_ns
+        latency = self._pipeline.max_latency_ns
         self._pump(None if horizon is None else horizon + latency)
         fused = self._fused[0].t_ns if self._fused else None
         # Equal times: the semantic input (a Go, a spotter's word) goes first.
@@ -147,12 +154,18 @@ def simulate(scenario: Scenario, on_ruling: Callable[[Ruling], None] | None = No
     if scenario.sensors is None:
         source = ScenarioSource(scenario.inputs, clock)
     else:
-        fusion = HeadsAndTailsFusion(
-            active=scenario.sensors.active,
+        setup = scenario.sensors
+        pipeline = SensorPipeline.for_lines(
+            setup.lines(),
             caller=lambda: runtime.state.caller,
-            config=scenario.sensors.config,
+            toss_in_flight=lambda: engine.toss_in_flight(runtime.state),
+            config=setup.config,
+            beam_blocked_ns=setup.beam_blocked_ns,
+            button_stuck_ns=setup.button_stuck_ns,
         )
-        source = FusedSource(scenario.inputs, scenario.sensor_inputs, fusion, clock)
+        # Every simulated line starts idle: a scenario breaks a beam with an edge.
+        pipeline.start({line.role.value: line.idle_level for line in setup.lines()}, ORIGIN_NS)
+        source = FusedSource(scenario.inputs, scenario.sensor_inputs, pipeline, clock)
     until_ns = None if scenario.until_s is None else ORIGIN_NS + seconds_to_ns(scenario.until_s)
     try:
         runtime.run(source, until_ns)

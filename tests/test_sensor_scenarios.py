@@ -14,7 +14,10 @@ from controller.model import RulingKind
 from controller.scenario import load_scenario, parse_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
-TWINS = sorted((ROOT / "tests" / "scenarios_sensor").glob("*.toml"))
+SENSOR_FILES = sorted((ROOT / "tests" / "scenarios_sensor").glob("*.toml"))
+# health-*.toml show sensor faults: no semantic file can have a twin of them.
+HEALTH = [p for p in SENSOR_FILES if p.name.startswith("health-")]
+TWINS = [p for p in SENSOR_FILES if p not in HEALTH]
 
 
 def _rulings(path: Path) -> tuple[list[tuple[str, str | None, str | None, str | None]], object]:
@@ -29,7 +32,18 @@ def _rulings(path: Path) -> tuple[list[tuple[str, str | None, str | None, str | 
 
 
 def test_there_are_enough_twins() -> None:
-    assert len(TWINS) >= 12
+    assert len(TWINS) >= 12 and len(HEALTH) >= 2
+
+
+@pytest.mark.parametrize("path", HEALTH, ids=lambda p: p.name)
+def test_health_scenario_suspends_and_recovers(path: Path) -> None:
+    result = simulate(load_scenario(path))
+    assert result.failures == [], f"{path.name}: {result.failures}"
+    kinds = [r.kind for r in result.rulings]
+    suspended = kinds.index(RulingKind.SUSPENDED)
+    recovered = [r for r in result.rulings[suspended:] if "recovered" in r.detail]
+    assert recovered and recovered[0].kind is RulingKind.NOTICE
+    assert result.state.suspended == frozenset()
 
 
 @pytest.mark.parametrize("path", TWINS, ids=lambda p: p.name)

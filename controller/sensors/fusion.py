@@ -135,6 +135,15 @@ class HeadsAndTailsFusion:
         """Let time pass to ``t_ns``: classify, time out, release held events."""
         return self._advance(t_ns) + self._release()
 
+    def hold(self, event: Event) -> None:
+        """Hand ``event`` on in time order with the fused ones (a health event).
+
+        Events from beside the fusion, dated no earlier than the last tick or
+        edge, would otherwise overtake fused events dated before them that the
+        fusion is still holding. Released by the next :meth:`tick` or edge.
+        """
+        self._push(event)
+
     def deadline(self) -> int | None:
         """When :meth:`tick` must next run, if ever."""
         times = [d for g in self._gates.values() if (d := g.deadline()) is not None]

@@ -1,8 +1,9 @@
 """Sensor-level scenario inputs: raw gate edges, call-pad presses, simulated
 tosses and hands, and the optional ``[sensors]`` table (``docs/scenarios.md``).
 
-They become :class:`EdgeEvent` and :class:`Press` objects that the harness
-feeds through the same :class:`HeadsAndTailsFusion` a live table uses.
+They become :class:`EdgeEvent` objects that the harness feeds through the
+same :class:`~controller.sensors.pipeline.SensorPipeline` (buttons, health,
+fusion) a live table uses.
 
 >>> from controller.strict import Table
 >>> setup = parse_sensor_setup(None)
@@ -23,10 +24,33 @@ from controller.sensors.classify import Gate
 from controller.sensors.edges import EdgeEvent
 from controller.sensors.fusion import CALL_WORDS
 from controller.sensors.geometry import MS, US, FusionConfig, Geometry
+from controller.sensors.health import DEFAULT_BEAM_BLOCKED_NS, DEFAULT_BUTTON_STUCK_NS
+from controller.sensors.lines import (
+    BEAM_BLOCKED_RANGE_S,
+    BUTTON_STUCK_RANGE_S,
+    DEFAULT_BEAM_BLOCKED_S,
+    DEFAULT_BUTTON_STUCK_S,
+    Active,
+    LineConfig,
+    LineKind,
+    Pull,
+    Role,
+)
 from controller.sensors.tossim import CoinToss, HandKind, HandMove, SensorNoise, TossSimulator
 from controller.strict import Table
+from controller.timebase import seconds_to_ns
 
 SENSOR_INPUT_TYPES = ("gate", "button", "toss_physics", "hand")
+
+SIM_PINS = {"start_a": 23, "start_b": 24, "fault_a": 17, "fault_b": 27}
+SIM_PINS |= {"call_heads": 5, "call_tails": 6}
+"""The pins a simulated table is wired to: health details name a pin."""
+
+BUTTON_ACTIVE_LEVEL = False
+"""The call pad of a simulated table: buttons to ground, pulled up (active low)."""
+
+DEFAULT_TAP_NS = 100 * MS
+"""How long a press without ``release_at`` holds the button down."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +60,27 @@ class SensorSetup:
     config: FusionConfig = field(default_factory=FusionConfig)
     noise: SensorNoise = field(default_factory=SensorNoise)
     active: dict[str, bool] = field(default_factory=dict)
+    beam_blocked_ns: int = DEFAULT_BEAM_BLOCKED_NS
+    button_stuck_ns: int = DEFAULT_BUTTON_STUCK_NS
+
+    def lines(self) -> tuple[LineConfig, ...]:
+        """The simulated table's lines: its beams with their polarity, and the call pad."""
+        beams = tuple(
+            LineConfig(
+                role=Role(role),
+                pin=SIM_PINS[role],
+                kind=LineKind.BEAM,
+                active=Active.HIGH if level else Active.LOW,
+                pull=Pull.UP,
+            )
+            for role, level in self.active.items()
+        )
+        pad = tuple(
+            LineConfig(role=Role(r), pin=SIM_PINS[r], kind=LineKind.BUTTON, active=Active.LOW,
+                       pull=Pull.UP)
+            for r in CALL_WORDS
+        )  # fmt: skip
+        return beams + pad
 
     @property
     def beams(self) -> dict[str, float]:
@@ -129,9 +174,27 @@ def parse_sensor_setup(table: Table | None) -> SensorSetup:
     level = table.string("beams_active", "low")
     if level not in ("low", "high"):
         raise table.fail("beams_active", f"{level!r} is not 'low' or 'high'")
+    blocked = table.number(
+        "beam_blocked_s",
+        DEFAULT_BEAM_BLOCKED_S,
+        minimum=BEAM_BLOCKED_RANGE_S[0],
+        maximum=BEAM_BLOCKED_RANGE_S[1],
+    )
+    stuck = table.number(
+        "button_stuck_s",
+        DEFAULT_BUTTON_STUCK_S,
+        minimum=BUTTON_STUCK_RANGE_S[0],
+        maximum=BUTTON_STUCK_RANGE_S[1],
+    )
     table.finish()
     active = dict.fromkeys(geometry.beams(), level == "high")
-    return SensorSetup(config=config, noise=noise, active=active)
+    return SensorSetup(
+        config=config,
+        noise=noise,
+        active=active,
+        beam_blocked_ns=seconds_to_ns(blocked),
+        button_stuck_ns=seconds_to_ns(stuck),
+    )
 
 
 def _gate(table: Table, index: int, t_ns: int, setup: SensorSetup) -> SensorInput:
@@ -160,10 +223,19 @@ def _button(table: Table, index: int, t_ns: int) -> SensorInput:
         raise table.fail("button", f"{role!r} is not a call-pad button ({', '.join(CALL_WORDS)})")
     release = table.number("release_at", None, minimum=0.0)
     if release is not None and release <= table.number("at"):
-        # The release matters to the health monitor (a stuck pad), not to
-        # the fusion: a call is made when the pad is pressed.
         raise table.fail("release_at", "must come after 'at'")
-    return SensorInput(index, "button", t_ns, presses=(Press(t_ns=t_ns, role=role),))
+    # Two edges through the live debouncer and health monitor: a press held
+    # past button_stuck_s is a stuck pad, as on a real table.
+    up_ns = (
+        t_ns + DEFAULT_TAP_NS
+        if release is None
+        else t_ns + seconds_to_ns(release - table.number("at"))
+    )
+    edges = (
+        EdgeEvent(line=role, level=BUTTON_ACTIVE_LEVEL, t_ns=t_ns, seq=0),
+        EdgeEvent(line=role, level=not BUTTON_ACTIVE_LEVEL, t_ns=up_ns, seq=0),
+    )
+    return SensorInput(index, "button", t_ns, edges=edges)
 
 
 def _toss(table: Table, index: int, t_ns: int, setup: SensorSetup) -> SensorInput:

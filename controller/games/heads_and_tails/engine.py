@@ -344,6 +344,12 @@ class HeadsAndTailsEngine:
     def deadline(self, state: State) -> int | None:
         return self.due(state)
 
+    @staticmethod
+    def toss_in_flight(state: State) -> bool:
+        """From the toss to the ruling on it: the sensor health monitor lets
+        beams stay broken meanwhile (a hand over a line, a coin on the floor)."""
+        return state.phase in AFTER_TOSS
+
     def is_over(self, state: State) -> bool:
         return state.phase is Phase.OVER
 
