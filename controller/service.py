@@ -1,10 +1,18 @@
 """The live table: ``tableref run --config FILE``.
 
-One thread owns all state: it takes sensor events and commands off one queue,
+One thread owns all state: it takes sensor edges and commands off one queue,
 journals each input before the engine sees it, journals the rulings (with
 their outbox rows) before anything is published, and fires the engine's
 deadlines. MQTT runs in paho's thread and only enqueues commands; delivery
 reads the outbox, so nothing is lost while the broker is away.
+
+With ``[hardware] backend = "gpio"`` (or an injected edge source) the source's
+callbacks only enqueue :class:`EdgeEvent` objects; the loop thread runs them
+through the same :class:`SensorPipeline` as the harness (buttons, health,
+fusion) and applies what comes out like any input. The pipeline's timers are
+serviced beside the engine's, and the engine's deadline ticks are held back by
+the fusion's look-ahead, so a toss dated 29.9 s that is only recognised when
+the coin comes down still beats a 30 s window.
 
 Engine ("match") time is ``mono_ns + offset``. The offset is zero on a fresh
 journal; after a restart it is set so that match time resumes where the
@@ -32,6 +40,9 @@ from controller.mqtt import BrokerTarget, MqttLink, topic_base
 from controller.replay import NEW_MATCH, compare, rebuild
 from controller.runtime import Runtime
 from controller.sdnotify import Notifier
+from controller.sensors.edges import EdgeEvent, EdgeSource
+from controller.sensors.health import HealthEvent
+from controller.sensors.pipeline import SensorPipeline
 from controller.timebase import Clock, MonotonicClock, seconds_to_ns
 
 POLL_S = 0.25  # how often the loop looks at the stop flag when idle
@@ -45,6 +56,15 @@ class RawCommand:
     payload: bytes
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HeldCommand(Event):
+    """A command received at ``t_ns`` (``mono_ns``), queued in time order with
+    the sensor events: the fusion hands on a toss up to its look-ahead late,
+    and a command must not overtake sensor events dated before it."""
+
+    raw: RawCommand
+
+
 class TableService:
     """A live table. ``submit_event`` and ``submit_command`` are thread-safe;
     everything else runs in the thread that calls :meth:`run`."""
@@ -56,13 +76,15 @@ class TableService:
         clock: Clock | None = None,
         notifier: Notifier | None = None,
         out: TextIO = sys.stderr,
+        edge_source: EdgeSource | None = None,
     ) -> None:
-        if config.backend is not Backend.SIM:
-            # The sources exist (controller.sensors) but are not wired into the
-            # service yet: refuse rather than referee blind.
+        """``edge_source`` replaces the backend's own (a fake source in tests)."""
+        if config.backend is Backend.BRIDGE and edge_source is None:
+            # The microcontroller link is a separate piece of work: refuse
+            # rather than referee blind.
             raise TablerefError(
-                f"{config.source}: [hardware] backend {config.backend.value!r} is not "
-                "supported by the service yet; use backend = 'sim' (inputs by command)"
+                f"{config.source}: [hardware] backend 'bridge' is not supported by the "
+                "service yet; use backend = 'gpio' (the Pi's header) or 'sim' (commands)"
             )
         self.config = config
         self.clock: Clock = clock or MonotonicClock()
@@ -70,11 +92,21 @@ class TableService:
         self.out = out
         self.base = topic_base(config.venue, config.table)
         self.engine = HeadsAndTailsEngine()
-        self.queue: queue.Queue[Event | RawCommand] = queue.Queue()
+        self.queue: queue.Queue[Event | EdgeEvent | RawCommand] = queue.Queue()
         self.offset_ns = 0
         self.link: MqttLink | None = None
-        self.journal = Journal(config.journal, table=config.table, venue=config.venue)
-        self.runtime = self._restore()
+        self.pipeline = self._pipeline(edge_source)
+        # Claimed before the journal opens: a wrong pin or a laptop stops the
+        # service before anything is written.
+        self.source = self._open_source(edge_source)
+        try:
+            self.journal = Journal(config.journal, table=config.table, venue=config.venue)
+            self.runtime = self._restore()
+            self._start_sensors()
+        except BaseException:
+            if self.source is not None:
+                self.source.close()
+            raise
 
     # -- time -----------------------------------------------------------------
     def now(self) -> int:
@@ -112,6 +144,53 @@ class TableService:
         down_ns = max(0, seconds_to_ns(self.clock.wall() - last_wall))
         self._apply(Resumed(t_ns=self.now(), down_ns=down_ns))
         return runtime
+
+    def _pipeline(self, edge_source: EdgeSource | None) -> SensorPipeline | None:
+        if edge_source is None and self.config.backend is Backend.SIM:
+            return None
+        try:
+            return SensorPipeline.from_settings(
+                self.config.sensors,
+                caller=lambda: self.runtime.state.caller,
+                toss_in_flight=lambda: self.engine.toss_in_flight(self.runtime.state),
+            )
+        except TablerefError as exc:
+            raise TablerefError(f"{self.config.source}: [sensors]: {exc}") from None
+
+    def _open_source(self, edge_source: EdgeSource | None) -> EdgeSource | None:
+        if edge_source is not None or self.pipeline is None:
+            return edge_source
+        # Imported here: gpiozero is only needed on a table that uses it.
+        from controller.sensors.gpio import open_gpio_source
+
+        try:
+            return open_gpio_source(self.config.sensors, clock=self.clock)
+        except TablerefError as exc:
+            raise TablerefError(f"{self.config.source}: {exc}") from None
+
+    def _start_sensors(self) -> None:
+        """Read the lines' levels, reconcile the journal's faults, start the edges."""
+        if self.pipeline is None or self.source is None:
+            return
+        mono = self.clock.mono_ns()
+        self._sensor_events(self.pipeline.start(self.source.levels(), mono))
+        # A line the journal holds faulty that reads idle now was mended while
+        # the service was down: say so, or the match stays suspended for ever.
+        faults = self.pipeline.faults()
+        for sensor in sorted(self.runtime.state.suspended):
+            if not faults.get(sensor, False):
+                detail = f"{sensor}: reads idle at start-up"
+                self._apply(HealthEvent(t_ns=self.now(), sensor=sensor, ok=True, detail=detail))
+        self.source.start(self.queue.put)
+
+    def _carry_faults(self) -> None:
+        """A new match starts with a fresh state: lines still faulty are reported again."""
+        if self.pipeline is None:
+            return
+        for sensor, faulty in sorted(self.pipeline.faults().items()):
+            if faulty:
+                detail = f"{sensor}: still faulty at the start of the match"
+                self._apply(HealthEvent(t_ns=self.now(), sensor=sensor, ok=False, detail=detail))
 
     def _journal_new_match(self, settings: MatchSettings, start_ns: int) -> None:
         self.journal.record_input(
@@ -152,12 +231,13 @@ class TableService:
         return json.dumps(doc)
 
     # -- commands --------------------------------------------------------------
-    def _command(self, raw: RawCommand) -> None:
+    def _command(self, raw: RawCommand, t_ns: int) -> None:
+        """Run a command received at match time ``t_ns``; always answer it."""
         cmd_id: str | None = None
         try:
             command = parse_command(raw.verb, raw.payload, self.config.max_payload_bytes)
             cmd_id = command.cmd_id
-            ids = self._run_command(command)
+            ids = self._run_command(command, t_ns)
         except CommandError as exc:
             self._result(exc.cmd_id if cmd_id is None else cmd_id, exc.reason)
         except (InputError, RejectedInput) as exc:
@@ -165,7 +245,7 @@ class TableService:
         else:
             self._result(cmd_id, None, ids)
 
-    def _run_command(self, command: Command) -> list[str]:
+    def _run_command(self, command: Command, t_ns: int) -> list[str]:
         state = self.runtime.state
         if command.kind == NEW_MATCH:
             if not self.engine.is_over(state):
@@ -175,14 +255,15 @@ class TableService:
             if unknown:
                 raise CommandError(command.cmd_id, f"field {sorted(unknown)[0]!r}: unknown key")
             settings = decode_match(command.fields.get("match"), f"cmd/{NEW_MATCH}", where)
-            start = self.now()
+            start = t_ns
             self.runtime.new_match(self.engine.start(settings), start)
             self._journal_new_match(settings, start)
+            self._carry_faults()
             return []
         event = decode(
             command.kind,
             command.fields,
-            self.now(),
+            t_ns,
             state.settings,
             source=f"cmd/{command.verb}",
             where=f"command {command.cmd_id}",
@@ -236,22 +317,72 @@ class TableService:
         self.link.start()
         self.link.kick()
 
+    @property
+    def hold_ns(self) -> int:
+        """How long after a deadline its tick fires: the fusion's look-ahead."""
+        return 0 if self.pipeline is None else self.pipeline.max_latency_ns
+
+    def next_wake(self) -> int | None:
+        """The ``mono_ns`` time :meth:`step_once` next has a deadline to fire."""
+        wakes: list[int] = []
+        if self.pipeline is not None and (due := self.pipeline.deadline()) is not None:
+            wakes.append(due)
+        if (due := self.runtime.deadline()) is not None:
+            wakes.append(due + self.hold_ns - self.offset_ns)
+        return min(wakes, default=None)
+
+    def _fire_due(self) -> bool:
+        """Fire one due deadline: the pipeline's first, so that every sensor
+        event dated before an engine deadline reaches the engine before its tick."""
+        mono = self.clock.mono_ns()
+        if self.pipeline is not None:
+            due = self.pipeline.deadline()
+            if due is not None and mono >= due:
+                self._sensor_events(self.pipeline.tick(due))
+                return True
+        due = self.runtime.deadline()
+        if due is not None and self.now() >= due + self.hold_ns:
+            self._apply(Tick(t_ns=due))
+            return True
+        return False
+
+    def _sensor_events(self, events: list[Event]) -> None:
+        """Apply what the pipeline handed on (stamped ``mono_ns``) in match time."""
+        for event in events:
+            if isinstance(event, HeldCommand):
+                self._command(event.raw, event.t_ns + self.offset_ns)
+            else:
+                self._apply(dataclasses.replace(event, t_ns=event.t_ns + self.offset_ns))
+            if self.pipeline is not None:
+                self.pipeline.sync(event.t_ns)  # a toss may have been ruled
+
+    def _receive(self, raw: RawCommand) -> None:
+        """A command off the queue: run it now, or after the sensor events
+        dated before it (answered up to the fusion's look-ahead later)."""
+        if self.pipeline is None:
+            self._command(raw, self.now())
+            return
+        mono = self.clock.mono_ns()
+        self.pipeline.hold(HeldCommand(t_ns=mono, raw=raw))
+        self._sensor_events(self.pipeline.tick(mono))
+
     def step_once(self, timeout_s: float) -> None:
         """Fire a due deadline, or handle one queued item (waiting at most
         ``timeout_s`` for it)."""
-        now = self.now()
-        due = self.runtime.deadline()
-        if due is not None and now >= due:
-            self._apply(Tick(t_ns=due))
+        if self._fire_due():
             return
-        if due is not None:
-            timeout_s = min(timeout_s, (due - now) / 1e9)
+        wake = self.next_wake()
+        if wake is not None:
+            timeout_s = min(timeout_s, (wake - self.clock.mono_ns()) / 1e9)
         try:
             item = self.queue.get(timeout=max(0.0, timeout_s))
         except queue.Empty:
             return
         if isinstance(item, RawCommand):
-            self._command(item)
+            self._receive(item)
+        elif isinstance(item, EdgeEvent):
+            if self.pipeline is not None:
+                self._sensor_events(self.pipeline.edge(item))
         else:
             self._apply(item)
 
@@ -276,8 +407,10 @@ class TableService:
             self.close()
 
     def close(self) -> None:
-        """Stop publishing and close the journal."""
+        """Release the sensors, stop publishing and close the journal."""
         self.notifier.stopping()
+        if self.source is not None:
+            self.source.close()
         if self.link is not None:
             self.link.stop()
             self.link = None

@@ -209,9 +209,23 @@ def test_restart_replays_exactly_even_when_every_clock_read_differs(tmp_path: Pa
     second.journal.close()
 
 
-def test_a_hardware_backend_not_yet_wired_is_refused_clearly(tmp_path: Path) -> None:
+def test_the_bridge_backend_not_yet_wired_is_refused_clearly(tmp_path: Path) -> None:
     path = tmp_path / "table.toml"
-    path.write_text(CONFIG + '\n[hardware]\nbackend = "gpio"\n', encoding="utf-8")
-    with pytest.raises(TablerefError, match="backend 'gpio' is not supported"):
+    path.write_text(CONFIG + '\n[hardware]\nbackend = "bridge"\n', encoding="utf-8")
+    with pytest.raises(TablerefError, match="backend 'bridge' is not supported"):
         TableService(load_config(path), clock=SimClock())
     assert not (tmp_path / "journal.sqlite").exists()  # refused before anything is written
+
+
+def test_gpio_off_a_pi_is_refused_before_the_journal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
+    monkeypatch.setattr("controller.sensors.gpio.pi_model", lambda path: None)  # a laptop
+    path = tmp_path / "table.toml"
+    wiring = '[[sensors.line]]\nrole = "start_a"\npin = 23\nactive = "low"\n'
+    wiring += '[[sensors.line]]\nrole = "fault_a"\npin = 17\nactive = "low"\n'
+    path.write_text(CONFIG + '\n[hardware]\nbackend = "gpio"\n' + wiring, encoding="utf-8")
+    with pytest.raises(TablerefError, match="needs a Raspberry Pi"):
+        TableService(load_config(path), clock=SimClock())
+    assert not (tmp_path / "journal.sqlite").exists()

@@ -42,6 +42,11 @@ class EdgeSource(Protocol):
         """Begin delivering edges to ``sink`` (from any thread)."""
         ...
 
+    def levels(self) -> dict[str, bool]:
+        """The current level of every line by role (True = high): the health
+        monitor's starting point (a beam reading broken is never seen)."""
+        ...
+
     def close(self) -> None:
         """Stop delivering and release the hardware."""
         ...

@@ -136,11 +136,12 @@ class HeadsAndTailsFusion:
         return self._advance(t_ns) + self._release()
 
     def hold(self, event: Event) -> None:
-        """Hand ``event`` on in time order with the fused ones (a health event).
+        """Hand ``event`` on in time order with the fused ones (a health
+        event, a command received by the service).
 
         Events from beside the fusion, dated no earlier than the last tick or
         edge, would otherwise overtake fused events dated before them that the
-        fusion is still holding. Released by the next :meth:`tick` or edge.
+        fusion is still holding. Released by a later :meth:`tick` or edge.
         """
         self._push(event)
 

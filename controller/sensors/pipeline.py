@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 
+from controller.errors import TablerefError
 from controller.model import Event
 from controller.sensors.buttons import DEFAULT_LOCKOUT_NS, Buttons, Press
 from controller.sensors.edges import EdgeEvent
@@ -50,7 +51,7 @@ from controller.sensors.health import (
 from controller.sensors.lines import LineConfig, LineKind, SensorSettings
 
 
-class PipelineError(ValueError):
+class PipelineError(TablerefError):
     """The wired lines cannot make a Heads & Tails table."""
 
 
@@ -153,6 +154,12 @@ class SensorPipeline:
         """An already debounced press (a scenario's call-pad press)."""
         self.sync(press.t_ns)
         return self.fusion.press(press)
+
+    def hold(self, event: Event) -> None:
+        """Hand ``event`` (dated now) on in time order with the sensor events:
+        the service queues its commands here so that a ``landed`` command is
+        not ruled before the toss the fusion is still holding."""
+        self.fusion.hold(event)
 
     def tick(self, t_ns: int) -> list[Event]:
         """Let time pass to ``t_ns``: lockouts, health timers, the fusion's timers."""
