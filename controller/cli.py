@@ -57,9 +57,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 def _publish(args: argparse.Namespace, scenario: Scenario, rulings: list[Ruling]) -> bool:
     """Deliver ``rulings`` through a journal outbox; True once all are acked."""
-    from controller.config import parse_broker_url
+    from controller.config import parse_broker_url, topic_base
     from controller.journal import Journal
-    from controller.mqtt import BrokerTarget, MqttLink, topic_base
+    from controller.mqtt import BrokerTarget, MqttLink
 
     try:
         host, port, tls = parse_broker_url(args.publish)

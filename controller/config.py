@@ -42,6 +42,16 @@ from controller.strict import Table, load_toml
 TOPIC_ROOT = "tableref/v1"
 """Every topic of a table is under ``tableref/v1/<venue>/<table>/`` (contracts.md section 3)."""
 
+
+def topic_base(venue: str, table: str) -> str:
+    """The prefix of every topic of one table (``contracts.md`` section 3).
+
+    >>> topic_base("hall-a", "t7")
+    'tableref/v1/hall-a/t7/'
+    """
+    return f"{TOPIC_ROOT}/{venue}/{table}/"
+
+
 DEFAULT_JOURNAL = "tableref-journal.sqlite"
 DEFAULT_HEARTBEAT_S = 1.0
 HEARTBEAT_RANGE = (0.1, 60.0)
@@ -124,7 +134,7 @@ class Config:
         ...     Backend.SIM, 4096).topic_prefix
         'tableref/v1/hall-a/t1/'
         """
-        return f"{TOPIC_ROOT}/{self.venue}/{self.table}/"
+        return topic_base(self.venue, self.table)
 
 
 def parse_broker_url(url: str) -> tuple[str, int, bool]:

@@ -31,6 +31,7 @@ from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
+from controller.config import topic_base
 from controller.journal import Outbox, OutboxRow
 
 log = logging.getLogger(__name__)
@@ -75,15 +76,6 @@ class LinkStats:
     refused: int = 0
     reconnects: int = 0
     requeued: int = 0
-
-
-def topic_base(venue: str, table: str) -> str:
-    """The prefix of every topic of one table (``contracts.md`` section 3).
-
-    >>> topic_base("hall-a", "t7")
-    'tableref/v1/hall-a/t7/'
-    """
-    return f"tableref/v1/{venue}/{table}/"
 
 
 # Events for the worker thread. paho callbacks only create these.

@@ -30,13 +30,13 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from controller.commands import Command, CommandError, parse_command, result
-from controller.config import Backend, Config
+from controller.config import Backend, Config, topic_base
 from controller.errors import InputError, RejectedInput, TablerefError
 from controller.games.heads_and_tails import HeadsAndTailsEngine, MatchSettings, State
 from controller.games.heads_and_tails.codec import decode, decode_match, encode, encode_match
 from controller.journal import Journal
 from controller.model import Event, Resumed, Ruling, Tick
-from controller.mqtt import BrokerTarget, MqttLink, topic_base
+from controller.mqtt import BrokerTarget, MqttLink
 from controller.replay import NEW_MATCH, compare, rebuild
 from controller.runtime import Runtime
 from controller.sdnotify import Notifier

@@ -20,8 +20,9 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
+from controller.config import topic_base
 from controller.journal import Journal, Outbox
-from controller.mqtt import BrokerTarget, LinkStats, MqttLink, topic_base
+from controller.mqtt import BrokerTarget, LinkStats, MqttLink
 from tests.mosquitto import Mosquitto
 from tests.test_journal import ruling
 
