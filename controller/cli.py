@@ -14,7 +14,6 @@ from pathlib import Path
 
 from controller import __version__
 from controller.errors import TablerefError
-from controller.games.heads_and_tails.record import record_json, record_text
 from controller.harness import simulate
 from controller.model import Ruling
 from controller.scenario import ORIGIN_NS, Scenario, load_scenario
@@ -41,10 +40,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.record:
         path = Path(args.record)
         if path.suffix == ".json":
-            doc = record_json(result.state, result.rulings, ORIGIN_NS)
+            doc = scenario.module.record_json(result.state, result.rulings, ORIGIN_NS)
             text = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
         else:
-            text = record_text(result.state, result.rulings, ORIGIN_NS)
+            text = scenario.module.record_text(result.state, result.rulings, ORIGIN_NS)
         path.write_text(text, encoding="utf-8")
     if result.failures:
         for failure in result.failures:

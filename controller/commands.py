@@ -2,8 +2,9 @@
 
 A command payload is a JSON object with a ``cmd_id`` and the fields of the
 matching scenario input (``contracts.md`` section 2), for example
-``cmd/call {"cmd_id": "c7", "player": "ben", "call": "heads"}``. The spotter's
-decisions have verbs of their own (``invalid``, ``let``, ``fault``,
+``cmd/call {"cmd_id": "c7", "player": "ben", "call": "heads"}``. Each game
+names its verbs (:attr:`GameModule.verbs`): Heads & Tails gives the spotter's
+decisions verbs of their own (``invalid``, ``let``, ``fault``,
 ``overrule``). ``new_match`` takes a ``match`` object (a scenario's
 ``[match]`` table) and ``end_match`` an optional ``reason``.
 
@@ -17,15 +18,11 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from controller.errors import TablerefError
+from controller.errors import InputError, TablerefError
+from controller.gamemodule import GameModule
 from controller.model import JSON
 
-INPUT_VERBS = frozenset(
-    {"go", "toss", "call", "fault_line", "touch", "coin_touched", "landed", "coin_change"}
-)
-SPOTTER_VERBS = frozenset({"invalid", "let", "fault", "overrule"})
 MATCH_VERBS = frozenset({"new_match", "end_match"})
-VERBS = INPUT_VERBS | SPOTTER_VERBS | MATCH_VERBS
 MAX_CMD_ID = 128
 
 
@@ -58,11 +55,14 @@ def _cmd_id(doc: dict[str, Any]) -> str:
     return cmd_id
 
 
-def parse_command(verb: str, raw: bytes, max_bytes: int) -> Command:
+def parse_command(verb: str, raw: bytes, max_bytes: int, module: GameModule[Any, Any]) -> Command:
     """Check a command's size, JSON, verb and ``cmd_id``; fields are checked
     later, against the match, by the input decoder.
 
-    >>> parse_command("call", b'{"cmd_id": "c1", "player": "ben", "call": "heads"}', 4096).kind
+    >>> from controller.games.registry import module_for
+    >>> from controller.model import Game
+    >>> hat = module_for(Game.HEADS_AND_TAILS)
+    >>> parse_command("call", b'{"cmd_id": "c1", "player": "ben", "call": "heads"}', 4096, hat).kind
     'call'
     """
     if len(raw) > max_bytes:
@@ -74,13 +74,17 @@ def parse_command(verb: str, raw: bytes, max_bytes: int) -> Command:
     if not isinstance(doc, dict):
         raise CommandError(None, "the payload must be a JSON object")
     cmd_id = _cmd_id(doc)
-    if verb not in VERBS:
-        raise CommandError(cmd_id, f"unknown verb {verb!r} (known: {', '.join(sorted(VERBS))})")
-    if verb in SPOTTER_VERBS:
-        if "action" in doc:
-            raise CommandError(cmd_id, "field 'action': not allowed, the verb is the action")
-        return Command(verb, cmd_id, "spotter", {"action": verb, **doc})
-    return Command(verb, cmd_id, verb, doc)
+    verbs = module.verbs | MATCH_VERBS
+    if verb not in verbs:
+        known = ", ".join(sorted(verbs))
+        raise CommandError(cmd_id, f"unknown verb {verb!r} (known: {known})")
+    if verb in MATCH_VERBS:
+        return Command(verb, cmd_id, verb, doc)
+    try:
+        kind, fields = module.command(verb, doc)
+    except InputError as exc:
+        raise CommandError(cmd_id, str(exc)) from None
+    return Command(verb, cmd_id, kind, fields)
 
 
 def result(cmd_id: str | None, error: str | None, rulings: list[str] | None = None) -> str:

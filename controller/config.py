@@ -33,8 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.errors import InputError
-from controller.games.heads_and_tails import MatchSettings
-from controller.games.heads_and_tails.scenario import parse_match
+from controller.games.registry import SUPPORTED, module_for, supported_names
 from controller.model import Game
 from controller.sensors.lines import LineKind, SensorSettings, parse_sensors
 from controller.strict import Table, load_toml
@@ -61,8 +60,6 @@ DEFAULT_MAX_PAYLOAD = 4096
 MAX_PAYLOAD_RANGE = (256, 65536)
 SCHEMES = {"mqtt": (1883, False), "mqtts": (8883, True)}
 """URL scheme -> (default port, TLS)."""
-
-SUPPORTED_GAMES = frozenset({Game.HEADS_AND_TAILS})
 
 
 class ConfigError(InputError):
@@ -119,7 +116,8 @@ class Config:
     game: Game
     journal: Path
     heartbeat_s: float
-    match: MatchSettings
+    match: Any
+    """The game's match settings (its :meth:`GameModule.parse_match`)."""
     broker: BrokerSettings | None
     backend: Backend
     max_payload_bytes: int
@@ -129,6 +127,7 @@ class Config:
     def topic_prefix(self) -> str:
         """The topic every message of this table starts with (ends with '/').
 
+        >>> from controller.games.heads_and_tails import MatchSettings
         >>> Config("x.toml", "hall-a", "t1", Game.HEADS_AND_TAILS, Path("j"), 1.0,
         ...     MatchSettings(players=("ann", "ben"), first_tosser="ann"), None,
         ...     Backend.SIM, 4096).topic_prefix
@@ -204,8 +203,8 @@ def parse_config(data: dict[str, Any], path: Path) -> Config:
     venue = _segment(table, "venue", extra="")
     table_id = _segment(table, "id", extra=":")
     game = table.choice("game", Game)
-    if game not in SUPPORTED_GAMES:
-        raise table.fail("game", f"{game.value!r} is not supported yet (only heads-and-tails)")
+    if game not in SUPPORTED:
+        raise table.fail("game", f"{game.value!r} is not supported yet ({supported_names()})")
     journal = _path(table, "journal", folder, DEFAULT_JOURNAL)
     heartbeat = table.number(
         "heartbeat_seconds",
@@ -214,7 +213,7 @@ def parse_config(data: dict[str, Any], path: Path) -> Config:
         maximum=HEARTBEAT_RANGE[1],
     )
     table.finish()
-    match = parse_match(_required(top, "match"))
+    match = module_for(game).parse_match(_required(top, "match"))
     broker_table = top.table("broker", optional=True)
     broker = None if broker_table is None else _broker(broker_table, folder, venue, table_id)
     backend = _backend(top.table("hardware", optional=True))
@@ -372,6 +371,7 @@ def describe(config: Config) -> str:
 
     The password is never shown, only whether one is set.
 
+    >>> from controller.games.heads_and_tails import MatchSettings
     >>> config = Config("t.toml", "hall-a", "t1", Game.HEADS_AND_TAILS, Path("/j.sqlite"),
     ...     1.0, MatchSettings(players=("ann", "ben"), first_tosser="ann", plays=4), None,
     ...     Backend.SIM, 4096)
@@ -386,14 +386,11 @@ def describe(config: Config) -> str:
       sensors   no lines wired
       commands  at most 4096 bytes a payload
     """
-    match = config.match
-    plays = "1 play" if match.plays == 1 else f"{match.plays} plays"
-    impaired = "".join(f", {p} visually impaired" for p in sorted(match.visually_impaired))
+    match = module_for(config.game).describe_match(config.match)
     lines = [
         f"{config.source}: valid",
         f"  table     {config.venue}/{config.table}, {config.game.value}",
-        f"  match     {match.players[0]} v {match.players[1]}, {match.format.value}, "
-        f"{plays}, {match.first_tosser} tosses first{impaired}",
+        f"  match     {match}",
         f"  journal   {config.journal}",
         f"  heartbeat {config.heartbeat_s:g} s",
         f"  broker    {_describe_broker(config)}",

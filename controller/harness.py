@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from controller.errors import RejectedInput, ScenarioError
 from controller.expect import check
-from controller.games.heads_and_tails import HeadsAndTailsEngine, State
 from controller.model import Event, Ruling
 from controller.runtime import Runtime, Wait
 from controller.scenario import ORIGIN_NS, Scenario, ScenarioInput
@@ -125,7 +125,7 @@ class Simulation:
     """What a simulated match produced."""
 
     scenario: Scenario
-    state: State
+    state: Any
     rulings: list[Ruling] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
 
@@ -136,7 +136,8 @@ def simulate(scenario: Scenario, on_ruling: Callable[[Ruling], None] | None = No
     Raises :class:`ScenarioError` for an input that refers to something that
     does not exist (an overrule of an unknown ruling id).
     """
-    engine = HeadsAndTailsEngine()
+    module = scenario.module
+    engine = module.engine()
     rulings: list[Ruling] = []
     sinks: list[Callable[[Ruling], None]] = [rulings.append]
     if on_ruling is not None:
@@ -157,8 +158,8 @@ def simulate(scenario: Scenario, on_ruling: Callable[[Ruling], None] | None = No
         setup = scenario.sensors
         pipeline = SensorPipeline.for_lines(
             setup.lines(),
-            caller=lambda: runtime.state.caller,
-            toss_in_flight=lambda: engine.toss_in_flight(runtime.state),
+            caller=lambda: module.caller(runtime.state) or "",
+            toss_in_flight=lambda: module.toss_in_flight(runtime.state),
             config=setup.config,
             beam_blocked_ns=setup.beam_blocked_ns,
             button_stuck_ns=setup.button_stuck_ns,

@@ -93,9 +93,12 @@ class Runtime(Generic[S]):
             return dataclasses.replace(event, ordinal=self.resolve(event.ref))
         return event
 
-    def new_match(self, state: S, origin_ns: int) -> None:
+    def new_match(self, state: S, origin_ns: int, engine: Engine[S] | None = None) -> None:
         """Start another match on this table: seq numbers go on, ids of the
-        old match can no longer be referred to."""
+        old match can no longer be referred to. ``engine`` replaces the
+        engine when the new match is of another game."""
+        if engine is not None:
+            self.engine = engine
         self.state = state
         self.origin_ns = origin_ns
         self._ids.clear()

@@ -16,8 +16,8 @@ from typing import Any
 
 from controller.errors import ScenarioError
 from controller.expect import Expect, parse_expect
-from controller.games.heads_and_tails import MatchSettings
-from controller.games.heads_and_tails.scenario import INPUT_TYPES, parse_input, parse_match
+from controller.gamemodule import GameModule
+from controller.games.registry import SUPPORTED, module_for, supported_names
 from controller.model import Event, Game
 from controller.sensors.inputs import (
     SENSOR_INPUT_TYPES,
@@ -51,7 +51,8 @@ class Scenario:
 
     source: str
     game: Game
-    settings: MatchSettings
+    settings: Any
+    """The game's match settings, as its :meth:`GameModule.parse_match` reads them."""
     inputs: tuple[ScenarioInput, ...]
     expects: tuple[Expect, ...]
     until_s: float | None
@@ -65,6 +66,11 @@ class Scenario:
     twin: str | None = None
     """The semantic scenario this sensor-level file mirrors, if it says."""
 
+    @property
+    def module(self) -> GameModule[Any, Any]:
+        """The game's module: its engine, inputs and record."""
+        return module_for(self.game)
+
 
 def load_scenario(path: Path) -> Scenario:
     """Read and validate a scenario file; raises :class:`ScenarioError`."""
@@ -75,30 +81,31 @@ def _input(
     entry: Mapping[str, Any],
     index: int,
     source: str,
-    settings: MatchSettings,
+    module: GameModule[Any, Any],
+    settings: Any,
     setup: SensorSetup,
 ) -> Event | SensorInput:
     kind = entry.get("type")
     where = f"input {index}" + (f" ({kind})" if isinstance(kind, str) else "")
     table = Table(dict(entry), source, where, ScenarioError)
     kind = table.string("type")
-    if kind not in INPUT_TYPES and kind not in SENSOR_INPUT_TYPES:
-        known = ", ".join((*INPUT_TYPES, *SENSOR_INPUT_TYPES))
+    if kind not in module.input_types and kind not in SENSOR_INPUT_TYPES:
+        known = ", ".join((*module.input_types, *SENSOR_INPUT_TYPES))
         raise table.fail("type", f"{kind!r} is not an input type ({known})")
     at = table.number("at", minimum=0.0, maximum=MAX_SECONDS)
     t_ns = ORIGIN_NS + seconds_to_ns(at)
     if kind in SENSOR_INPUT_TYPES:
         return parse_sensor_input(kind, table, index, t_ns, setup)
-    return parse_input(kind, table, t_ns, settings)
+    return module.parse_input(kind, table, t_ns, settings)
 
 
 def _inputs(
-    top: Table, source: str, settings: MatchSettings, setup: SensorSetup
+    top: Table, source: str, module: GameModule[Any, Any], settings: Any, setup: SensorSetup
 ) -> tuple[list[ScenarioInput], list[SensorInput]]:
     inputs: list[ScenarioInput] = []
     sensor_inputs: list[SensorInput] = []
     for index, entry in top.tables("input"):
-        parsed = _input(entry, index, source, settings, setup)
+        parsed = _input(entry, index, source, module, settings, setup)
         if isinstance(parsed, SensorInput):
             sensor_inputs.append(parsed)
         else:
@@ -113,8 +120,11 @@ def parse_scenario(data: dict[str, Any], source: str) -> Scenario:
     """Validate a parsed TOML document as a scenario."""
     top = Table(data, source, "", ScenarioError)
     game = top.choice("game", Game)
-    if game is not Game.HEADS_AND_TAILS:
-        raise top.fail("game", f"the harness does not run {game.value!r} yet")
+    if game not in SUPPORTED:
+        raise top.fail(
+            "game", f"the harness does not run {game.value!r} yet (it runs {supported_names()})"
+        )
+    module = module_for(game)
     description = top.string("description", "")
     table_id = top.string("table", "sim")
     if not table_id or ":" in table_id or "/" in table_id:
@@ -122,11 +132,11 @@ def parse_scenario(data: dict[str, Any], source: str) -> Scenario:
     until = top.number("until", None, minimum=0.0, maximum=MAX_SECONDS)
     match = top.table("match")
     assert match is not None
-    settings = parse_match(match)
+    settings = module.parse_match(match)
     twin = top.string("twin", None)
     sensors_table = top.table("sensors", optional=True)
     setup = parse_sensor_setup(sensors_table)
-    inputs, sensor_inputs = _inputs(top, source, settings, setup)
+    inputs, sensor_inputs = _inputs(top, source, module, settings, setup)
     expects = tuple(
         parse_expect(Table(dict(entry), source, f"expect {index}", ScenarioError), index)
         for index, entry in top.tables("expect")

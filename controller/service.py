@@ -27,17 +27,17 @@ import queue
 import sys
 import threading
 from dataclasses import dataclass
-from typing import TextIO
+from typing import Any, TextIO
 
 from controller.commands import Command, CommandError, parse_command, result
 from controller.config import Backend, Config, topic_base
 from controller.errors import InputError, RejectedInput, TablerefError
-from controller.games.heads_and_tails import HeadsAndTailsEngine, MatchSettings, State
-from controller.games.heads_and_tails.codec import decode, decode_match, encode, encode_match
+from controller.gamemodule import decode, decode_match, encode
+from controller.games.registry import module_for
 from controller.journal import Journal
 from controller.model import Event, Resumed, Ruling, Tick
 from controller.mqtt import BrokerTarget, MqttLink
-from controller.replay import NEW_MATCH, compare, rebuild
+from controller.replay import NEW_MATCH, compare, new_match_payload, rebuild
 from controller.runtime import Runtime
 from controller.sdnotify import Notifier
 from controller.sensors.edges import EdgeEvent, EdgeSource
@@ -91,7 +91,8 @@ class TableService:
         self.notifier = notifier or Notifier()
         self.out = out
         self.base = topic_base(config.venue, config.table)
-        self.engine = HeadsAndTailsEngine()
+        self.module = module_for(config.game)
+        self.engine = self.module.engine()
         self.queue: queue.Queue[Event | EdgeEvent | RawCommand] = queue.Queue()
         self.offset_ns = 0
         self.link: MqttLink | None = None
@@ -114,11 +115,17 @@ class TableService:
         return self.clock.mono_ns() + self.offset_ns
 
     # -- start-up -------------------------------------------------------------
-    def _restore(self) -> Runtime[State]:
+    def _restore(self) -> Runtime[Any]:
         source = str(self.config.journal)
         inputs = list(self.journal.inputs())
         replayed: list[Ruling] = []
         runtime = rebuild(inputs, self.config.table, source, sinks=[replayed.append])
+        if runtime is not None and runtime.engine.game is not self.config.game:
+            raise TablerefError(
+                f"{self.config.source}: [table] game is {self.config.game.value!r} but the "
+                f"journal {source} holds a {runtime.engine.game.value!r} match: use another "
+                "journal, or finish that match with the game it was started with"
+            )
         if runtime is None:
             start = self.now()  # one reading: the journal and the runtime must agree
             runtime = Runtime(
@@ -151,8 +158,8 @@ class TableService:
         try:
             return SensorPipeline.from_settings(
                 self.config.sensors,
-                caller=lambda: self.runtime.state.caller,
-                toss_in_flight=lambda: self.engine.toss_in_flight(self.runtime.state),
+                caller=lambda: self.module.caller(self.runtime.state) or "",
+                toss_in_flight=lambda: self.module.toss_in_flight(self.runtime.state),
             )
         except TablerefError as exc:
             raise TablerefError(f"{self.config.source}: [sensors]: {exc}") from None
@@ -177,7 +184,7 @@ class TableService:
         # A line the journal holds faulty that reads idle now was mended while
         # the service was down: say so, or the match stays suspended for ever.
         faults = self.pipeline.faults()
-        for sensor in sorted(self.runtime.state.suspended):
+        for sensor in sorted(self.module.suspended(self.runtime.state)):
             if not faults.get(sensor, False):
                 detail = f"{sensor}: reads idle at start-up"
                 self._apply(HealthEvent(t_ns=self.now(), sensor=sensor, ok=True, detail=detail))
@@ -192,30 +199,35 @@ class TableService:
                 detail = f"{sensor}: still faulty at the start of the match"
                 self._apply(HealthEvent(t_ns=self.now(), sensor=sensor, ok=False, detail=detail))
 
-    def _journal_new_match(self, settings: MatchSettings, start_ns: int) -> None:
-        self.journal.record_input(
-            start_ns, self.clock.wall(), NEW_MATCH, {"match": encode_match(settings)}
-        )
+    def _journal_new_match(self, settings: Any, start_ns: int) -> None:
+        payload = new_match_payload(self.module, settings)
+        self.journal.record_input(start_ns, self.clock.wall(), NEW_MATCH, payload)
         self._publish_state()
 
     # -- applying inputs -----------------------------------------------------
     def _apply(self, event: Event) -> list[Ruling]:
         """Journal the input, step the engine, journal the rulings, publish."""
         event = self.runtime.prepare(event)
-        kind, payload = encode(event)
+        kind, payload = encode(self.module, event)
         # Written before the engine acts on it; made durable by the commit
         # below, which comes before anything is published (one fsync per input).
         wall = self.clock.wall()
         input_id = self.journal.record_input(event.t_ns, wall, kind, payload, durable=False)
         rulings = self.runtime.feed(event)
-        state = (self.base + "state", self._state_json(), True)
-        self.journal.record_rulings(input_id, rulings, self.base + "ruling", also=[state])
+        also = [(self.base + "state", self._state_json(), True)]
+        clock = self._clock_json(event.t_ns)
+        if clock is not None:
+            also.append((self.base + "clock", clock, True))
+        self.journal.record_rulings(input_id, rulings, self.base + "ruling", also=also)
         if self.link is not None:
             self.link.kick()
         return rulings
 
     def _publish_state(self) -> None:
         self.journal.enqueue(self.base + "state", self._state_json(), retain=True)
+        clock = self._clock_json(self.now())
+        if clock is not None:
+            self.journal.enqueue(self.base + "clock", clock, retain=True)
         if self.link is not None:
             self.link.kick()
 
@@ -230,12 +242,26 @@ class TableService:
         }
         return json.dumps(doc)
 
+    def _clock_json(self, t_ns: int) -> str | None:
+        """The retained ``clock`` payload after an input at match time ``t_ns``,
+        for a game with a clock: what each clock showed then, and the wall
+        time of that instant, so a display interpolates without a message
+        per tick (``contracts.md`` section 3)."""
+        doc = self.module.clock(self.runtime.state, t_ns)
+        if doc is None:
+            return None
+        wall = self.clock.wall() - (self.now() - t_ns) / 1e9
+        head = {"v": 1, "venue": self.config.venue, "table": self.config.table}
+        return json.dumps({**head, "wall": round(wall, 3), **doc})
+
     # -- commands --------------------------------------------------------------
     def _command(self, raw: RawCommand, t_ns: int) -> None:
         """Run a command received at match time ``t_ns``; always answer it."""
         cmd_id: str | None = None
         try:
-            command = parse_command(raw.verb, raw.payload, self.config.max_payload_bytes)
+            command = parse_command(
+                raw.verb, raw.payload, self.config.max_payload_bytes, self.module
+            )
             cmd_id = command.cmd_id
             ids = self._run_command(command, t_ns)
         except CommandError as exc:
@@ -254,17 +280,20 @@ class TableService:
             unknown = set(command.fields) - {"match"}
             if unknown:
                 raise CommandError(command.cmd_id, f"field {sorted(unknown)[0]!r}: unknown key")
-            settings = decode_match(command.fields.get("match"), f"cmd/{NEW_MATCH}", where)
+            settings = decode_match(
+                self.module, command.fields.get("match"), f"cmd/{NEW_MATCH}", where
+            )
             start = t_ns
             self.runtime.new_match(self.engine.start(settings), start)
             self._journal_new_match(settings, start)
             self._carry_faults()
             return []
         event = decode(
+            self.module,
             command.kind,
             command.fields,
             t_ns,
-            state.settings,
+            self.module.settings(state),
             source=f"cmd/{command.verb}",
             where=f"command {command.cmd_id}",
         )

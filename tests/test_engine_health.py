@@ -9,7 +9,8 @@ from controller.errors import InputError
 from controller.games.heads_and_tails import HeadsAndTailsEngine, MatchSettings, State
 from controller.games.heads_and_tails.codec import decode, encode
 from controller.games.heads_and_tails.events import Go, Toss
-from controller.model import Decision, EndMatch, Event, RulingKind
+from controller.games.registry import module_for
+from controller.model import Decision, EndMatch, Event, Game, RulingKind
 from controller.sensors.health import HealthEvent
 
 S = 1_000_000_000
@@ -86,4 +87,9 @@ def test_health_round_trips_through_the_codec_and_is_no_command() -> None:
     with pytest.raises(InputError, match="extra"):
         decode("health", {"sensor": "x", "ok": True, "extra": 1}, 0, SETTINGS)
     with pytest.raises(CommandError, match="unknown verb"):
-        parse_command("health", b'{"cmd_id": "h", "sensor": "fault_a", "ok": true}', 4096)
+        parse_command(
+            "health",
+            b'{"cmd_id": "h", "sensor": "fault_a", "ok": true}',
+            4096,
+            module_for(Game.HEADS_AND_TAILS),
+        )

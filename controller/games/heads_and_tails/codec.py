@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from controller.errors import InputError
+from controller.gamemodule import decode_common, encode_common
 from controller.games.heads_and_tails.events import (
     Call,
     CoinChange,
@@ -29,8 +30,7 @@ from controller.games.heads_and_tails.events import (
 )
 from controller.games.heads_and_tails.scenario import parse_input, parse_match
 from controller.games.heads_and_tails.state import MatchSettings
-from controller.model import JSON, EndMatch, Event, Resumed, Tick
-from controller.sensors.health import HealthEvent
+from controller.model import JSON, Event
 from controller.strict import Table
 
 
@@ -52,6 +52,9 @@ def _spotter(event: SpotterCall | Overrule) -> dict[str, JSON]:
 
 def encode(event: Event) -> tuple[str, dict[str, JSON]]:
     """(type, payload) of an event."""
+    common = encode_common(event)
+    if common is not None:
+        return common
     match event:
         case Go() | FaultLine():
             return ("go" if isinstance(event, Go) else "fault_line"), {}
@@ -69,14 +72,6 @@ def encode(event: Event) -> tuple[str, dict[str, JSON]]:
             return "coin_change", {"player": event.player}
         case SpotterCall() | Overrule():
             return "spotter", _spotter(event)
-        case Tick():
-            return "tick", {}
-        case Resumed():
-            return "resumed", {"down_ns": event.down_ns}
-        case EndMatch():
-            return "end_match", {"reason": event.reason} if event.reason else {}
-        case HealthEvent():
-            return "health", {"sensor": event.sensor, "ok": event.ok, "detail": event.detail}
     raise TypeError(f"cannot encode {event!r}")
 
 
@@ -89,34 +84,16 @@ def decode(
     source: str = "payload",
     where: str = "",
 ) -> Event:
-    """The event of a (type, payload); raises :class:`InputError` naming the field."""
+    """The event of a (type, payload); raises :class:`InputError` naming the field.
+
+    A sensor ``health`` report is journaled like any input, but is no command
+    (see :mod:`controller.commands`).
+    """
     table = Table(dict(payload), source, where or kind, InputError)
-    if kind == "tick":
-        table.finish()
-        return Tick(t_ns=t_ns)
-    if kind == "resumed":
-        down = table.integer("down_ns", minimum=0)
-        table.finish()
-        return Resumed(t_ns=t_ns, down_ns=down)
-    if kind == "end_match":
-        reason = table.string("reason", "")
-        table.finish()
-        return EndMatch(t_ns=t_ns, reason=reason)
-    if kind == "health":
-        return _health(table, t_ns)
+    common = decode_common(kind, table, t_ns)
+    if common is not None:
+        return common
     return parse_input(kind, table, t_ns, settings)
-
-
-def _health(table: Table, t_ns: int) -> HealthEvent:
-    """A sensor health report: journaled, never a command (see commands.VERBS)."""
-    sensor = table.string("sensor")
-    if not sensor:
-        raise table.fail("sensor", "must name a sensor")
-    event = HealthEvent(
-        t_ns=t_ns, sensor=sensor, ok=table.boolean("ok"), detail=table.string("detail", "")
-    )
-    table.finish()
-    return event
 
 
 def encode_match(settings: MatchSettings) -> dict[str, JSON]:
