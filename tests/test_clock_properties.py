@@ -126,7 +126,8 @@ def run(control: TimeControl, plan: list[tuple[int, tuple[str, object]]]) -> Run
                 end = due  # the clock stopped itself at the flag
             elapsed += end // MS - t_ns // MS
         if op[0] == "adjust":
-            seat, delta = op[1]  # type: ignore[misc]
+            assert isinstance(op[1], tuple)
+            seat, delta = op[1]
             adjusted[seat] += delta
         state = apply(state, op, new_t)
         states.append(state)
