@@ -39,6 +39,7 @@ class RulingKind(StrEnum):
     OVERRULED = "overruled"
     MATCH_OVER = "match_over"
     SUSPENDED = "suspended"  # a sensor is faulty: automated rulings need the spotter
+    FLAG = "flag"  # a game clock's flag fell (the game's flag policy follows)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
