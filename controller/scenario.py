@@ -135,7 +135,8 @@ def parse_scenario(data: dict[str, Any], source: str) -> Scenario:
     settings = module.parse_match(match)
     twin = top.string("twin", None)
     sensors_table = top.table("sensors", optional=True)
-    setup = parse_sensor_setup(sensors_table)
+    # Every game but Heads & Tails is played on a clock, with no light gates.
+    setup = parse_sensor_setup(sensors_table, clock=game is not Game.HEADS_AND_TAILS)
     inputs, sensor_inputs = _inputs(top, source, module, settings, setup)
     expects = tuple(
         parse_expect(Table(dict(entry), source, f"expect {index}", ScenarioError), index)

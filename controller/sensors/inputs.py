@@ -44,6 +44,9 @@ SENSOR_INPUT_TYPES = ("gate", "button", "toss_physics", "hand")
 
 SIM_PINS = {"start_a": 23, "start_b": 24, "fault_a": 17, "fault_b": 27}
 SIM_PINS |= {"call_heads": 5, "call_tails": 6}
+SIM_PINS |= {"clock_left": 20, "clock_right": 21, "clock_pause": 16}
+CLOCK_BUTTONS = ("clock_left", "clock_right")
+CLOCK_SWITCH = "clock_pause"
 """The pins a simulated table is wired to: health details name a pin."""
 
 BUTTON_ACTIVE_LEVEL = False
@@ -62,9 +65,20 @@ class SensorSetup:
     active: dict[str, bool] = field(default_factory=dict)
     beam_blocked_ns: int = DEFAULT_BEAM_BLOCKED_NS
     button_stuck_ns: int = DEFAULT_BUTTON_STUCK_NS
+    clock: bool = False
+    """A clock table (Tantrix, Backgammon...): two clock buttons and a pause
+    switch, no light gates and no call pad."""
 
     def lines(self) -> tuple[LineConfig, ...]:
-        """The simulated table's lines: its beams with their polarity, and the call pad."""
+        """The simulated table's lines: its beams with their polarity, and the
+        call pad; or, on a clock table, the clock's buttons and pause switch."""
+        if self.clock:
+            return tuple(
+                LineConfig(role=Role(r), pin=SIM_PINS[r],
+                           kind=LineKind.SWITCH if r == CLOCK_SWITCH else LineKind.BUTTON,
+                           active=Active.LOW, pull=Pull.UP)
+                for r in (*CLOCK_BUTTONS, CLOCK_SWITCH)
+            )  # fmt: skip
         beams = tuple(
             LineConfig(
                 role=Role(role),
@@ -164,10 +178,12 @@ def _noise(table: Table) -> SensorNoise:
     )
 
 
-def parse_sensor_setup(table: Table | None) -> SensorSetup:
-    """The ``[sensors]`` table, or the defaults when there is none."""
+def parse_sensor_setup(table: Table | None, *, clock: bool = False) -> SensorSetup:
+    """The ``[sensors]`` table, or the defaults when there is none; ``clock``
+    for a game played on a clock (no gates: its beams are left out)."""
     if table is None:
-        return SensorSetup(active=dict.fromkeys(Geometry().beams(), False))
+        beams = {} if clock else dict.fromkeys(Geometry().beams(), False)
+        return SensorSetup(active=beams, clock=clock)
     geometry = _geometry(table)
     config = _config(table, geometry)
     noise = _noise(table)
@@ -187,8 +203,9 @@ def parse_sensor_setup(table: Table | None) -> SensorSetup:
         maximum=BUTTON_STUCK_RANGE_S[1],
     )
     table.finish()
-    active = dict.fromkeys(geometry.beams(), level == "high")
+    active = {} if clock else dict.fromkeys(geometry.beams(), level == "high")
     return SensorSetup(
+        clock=clock,
         config=config,
         noise=noise,
         active=active,
@@ -217,11 +234,15 @@ def _gate(table: Table, index: int, t_ns: int, setup: SensorSetup) -> SensorInpu
     )
 
 
-def _button(table: Table, index: int, t_ns: int) -> SensorInput:
+def _button(table: Table, index: int, t_ns: int, setup: SensorSetup) -> SensorInput:
     role = table.string("button")
-    if role not in CALL_WORDS:
-        raise table.fail("button", f"{role!r} is not a call-pad button ({', '.join(CALL_WORDS)})")
+    roles = (*CLOCK_BUTTONS, CLOCK_SWITCH) if setup.clock else CALL_WORDS
+    if role not in roles:
+        what = "a clock button or switch" if setup.clock else "a call-pad button"
+        raise table.fail("button", f"{role!r} is not {what} ({', '.join(roles)})")
     release = table.number("release_at", None, minimum=0.0)
+    if role == CLOCK_SWITCH and release is None:
+        raise table.fail("release_at", "the pause switch is on from 'at' to 'release_at': give it")
     if release is not None and release <= table.number("at"):
         raise table.fail("release_at", "must come after 'at'")
     # Two edges through the live debouncer and health monitor: a press held
@@ -278,10 +299,12 @@ def parse_sensor_input(
 ) -> SensorInput:
     """One sensor-level ``[[input]]`` whose ``type`` and ``at`` were read."""
     parsed: Any
+    if setup.clock and kind != "button":
+        raise table.fail("type", f"a clock table has no light gates: {kind!r} cannot be used here")
     if kind == "gate":
         parsed = _gate(table, index, t_ns, setup)
     elif kind == "button":
-        parsed = _button(table, index, t_ns)
+        parsed = _button(table, index, t_ns, setup)
     elif kind == "toss_physics":
         parsed = _toss(table, index, t_ns, setup)
     else:
