@@ -127,7 +127,9 @@ def deadline(state: State) -> int | None:
         return None
     t_ns = at_ms * NS_PER_MS
     left = delay_left_ms(clock, t_ns) + remaining_ms(clock, seat, t_ns)
-    return (at_ms + left + charged * state.settings.clock.overtime_period_ms) * NS_PER_MS
+    # Never in the past: an adjustment may have moved the clock past a boundary.
+    due_ms = max(at_ms, at_ms + left + charged * state.settings.clock.overtime_period_ms)
+    return due_ms * NS_PER_MS
 
 
 def pause_rule(reason: PauseReason) -> str:

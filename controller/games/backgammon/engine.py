@@ -163,6 +163,8 @@ class BackgammonEngine:
             step.notice(None, "the match ended on time: input disregarded")
         else:
             handler(step, event)
+            if step.state.phase is not Phase.OVER:
+                check_flags(step)  # an adjustment may have taken time off
         return step.state, tuple(step.decisions)
 
     def refusal(self, state: State, event: Event) -> str | None:
