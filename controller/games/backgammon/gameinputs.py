@@ -51,18 +51,21 @@ def on_opening_roll(step: Step, event: OpeningRoll) -> None:
 
 
 def _ready(step: Step, what: str) -> bool:
-    """Whether a game is under way for a cube action or a result. Without a
-    clock, the first such input begins the game; with one, the opening roll
-    and the lower die's press must come first (5.1)."""
+    """Whether a cube action or a result can be taken now. Without a clock,
+    the first of them begins the game (see :func:`_begin`); with one, the
+    opening roll and the lower die's press must come first (5.1)."""
     phase = step.state.phase
-    if phase is Phase.PLAYING:
-        return True
-    if phase is Phase.BEFORE_GAME and step.state.clock is None:
-        begin_game(step)
+    if phase is Phase.PLAYING or (phase is Phase.BEFORE_GAME and step.state.clock is None):
         return True
     why = "the opening roll" if phase is Phase.BEFORE_GAME else "the clock to be started"
     step.notice("5.1", f"{what} disregarded: game {step.state.game} is waiting for {why}")
     return False
+
+
+def _begin(step: Step) -> None:
+    """With no clock and no opening roll entered, the game is under way."""
+    if step.state.phase is Phase.BEFORE_GAME:
+        begin_game(step)
 
 
 def _double_refusal(step: Step, player: str) -> str | None:
@@ -91,6 +94,7 @@ def on_double(step: Step, event: Double) -> None:
         rule = "5.11" if step.state.crawford_game else "5.9"
         step.notice(rule, f"double by {event.player} refused: {refusal}")
         return
+    _begin(step)
     cube = step.state.cube
     to = step.state.settings.opponent(event.player)
     step.update(cube=Cube(cube.value, cube.owner, event.player))
@@ -153,6 +157,7 @@ def on_game_result(step: Step, event: GameResult) -> None:
     if cube.offered_by is not None:
         step.notice("5.9", f"result disregarded: {cube.offered_by}'s double awaits take or drop")
         return
+    _begin(step)
     points = cube.value * event.result.multiplier
     kind = {ResultType.SINGLE: "a single game", ResultType.GAMMON: "a gammon",
             ResultType.BACKGAMMON: "a backgammon"}[event.result]  # fmt: skip
