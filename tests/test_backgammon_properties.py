@@ -143,7 +143,9 @@ def test_replay_gives_identical_rulings_and_clocks(doc: dict[str, Any]) -> None:
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(scenarios())
 def test_score_is_what_the_rulings_awarded(doc: dict[str, Any]) -> None:
-    rulings = [r.to_json_dict() for r in simulate(parse_scenario(doc, "prop.toml")).rulings]
+    rulings: list[dict[str, Any]] = [
+        r.to_json_dict() for r in simulate(parse_scenario(doc, "prop.toml")).rulings
+    ]
     length = doc["match"]["length"]
     score = {"ann": 0, "ben": 0}
     over = False
