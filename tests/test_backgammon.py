@@ -246,3 +246,11 @@ def test_backgammon_scenarios_cover_every_clause_the_engine_cites() -> None:
         cited |= {r.rule for r in simulate(scenario).rulings if r.rule}
     assert ENGINE_CLAUSES - cited == set()
     assert cited - ENGINE_CLAUSES == set(), "a clause the engine cites is not listed here"
+
+
+def test_the_example_config_loads() -> None:
+    from controller.config import Backend, load_config
+
+    config = load_config(ROOT / "config" / "backgammon.toml")
+    assert config.game is Game.BACKGAMMON and config.backend is Backend.SIM
+    assert config.match == settings(length=7)
