@@ -39,10 +39,10 @@ class RulingKind(StrEnum):
     OVERRULED = "overruled"
     MATCH_OVER = "match_over"
     SUSPENDED = "suspended"  # a sensor is faulty: automated rulings need the spotter
+    FLAG = "flag"  # a game clock's flag fell (the game's flag policy follows)
     GAME_OVER = "game_over"  # backgammon: one game of the match ended (5.12)
     CUBE = "cube"  # backgammon: a double offered or taken (5.9)
     CRAWFORD = "crawford"  # backgammon: the next game is the Crawford game (5.11)
-    FLAG = "flag"  # a player's clock reached zero
     PENALTY = "penalty"  # points awarded against a player (overtime, late start)
     CLOCK = "clock"  # clocks brought in, paused, resumed or adjusted: on the record
 
