@@ -40,6 +40,11 @@ class RulingKind(StrEnum):
     MATCH_OVER = "match_over"
     SUSPENDED = "suspended"  # a sensor is faulty: automated rulings need the spotter
     FLAG = "flag"  # a game clock's flag fell (the game's flag policy follows)
+    GAME_OVER = "game_over"  # backgammon: one game of the match ended (5.12)
+    CUBE = "cube"  # backgammon: a double offered or taken (5.9)
+    CRAWFORD = "crawford"  # backgammon: the next game is the Crawford game (5.11)
+    PENALTY = "penalty"  # points awarded against a player (overtime, late start)
+    CLOCK = "clock"  # clocks brought in, paused, resumed or adjusted: on the record
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
