@@ -39,6 +39,10 @@ class RulingKind(StrEnum):
     OVERRULED = "overruled"
     MATCH_OVER = "match_over"
     SUSPENDED = "suspended"  # a sensor is faulty: automated rulings need the spotter
+    GAME_OVER = "game_over"  # a game ended with its result (Tantrix 4a, 6b)
+    PENALTY = "penalty"  # points moved against a player (Tantrix 3b time penalties)
+    ALERT = "alert"  # the controller is called (Tantrix 3d: more than 25 minutes taken)
+    CLOCK = "clock"  # a clock adjusted on the record (Tantrix 5c)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -286,7 +286,7 @@ BAD: list[tuple[dict[str, Any], str, str | None, str]] = [
     ({"match.plays": 0}, "[match]", "plays", "at least 1"),
     # values
     ({"table.game": "chess"}, "[table]", "game", "is not one of"),
-    ({"table.game": "tantrix"}, "[table]", "game", "not supported yet"),
+    ({"table.game": "tiddlywinks"}, "[table]", "game", "not supported yet"),
     ({"hardware.backend": "pigpio"}, "[hardware]", "backend", "is not one of"),
     ({"table.journal": ""}, "[table]", "journal", "must not be empty"),
     # topic levels

@@ -6,11 +6,11 @@ players' TPs of a game always add up to exactly 20.0.
 
 >>> table = TpTable.default()
 >>> table.convert((25, 18))     # a margin of 7
-(135, 65)
+(140, 60)
 >>> time_penalties(1_260_000)   # 21:00.0 taken: 20:00 or more, and 1 full minute over
 2
->>> after_penalties((135, 65), (2, 0))
-(115, 85)
+>>> after_penalties((140, 60), (2, 0))
+(120, 80)
 >>> after_penalties((190, 10), (0, 3))   # clamped: nobody scores more than 20.0
 (200, 0)
 """
@@ -18,10 +18,12 @@ players' TPs of a game always add up to exactly 20.0.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from itertools import pairwise
 from pathlib import Path
 
 from controller.errors import InputError
+from controller.model import JSON
 from controller.strict import Table, load_toml
 
 TOTAL_TP10 = 200
@@ -70,7 +72,7 @@ class TpTable:
     """
 
     rows: tuple[tuple[int, int], ...]
-    source: str = "default"
+    source: str = field(default="default", compare=False)
     """Where the table came from: "default", "[match] tp_table" or a file path."""
 
     def __post_init__(self) -> None:
@@ -101,7 +103,7 @@ class TpTable:
             return winner, TOTAL_TP10 - winner
         return TOTAL_TP10 - winner, winner
 
-    def to_toml(self) -> dict[str, float]:
+    def to_toml(self) -> dict[str, JSON]:
         """The table as ``[match.tp_table]`` reads it back: margin -> winner's TPs."""
         return {str(margin): tp(tenths) for margin, tenths in self.rows}
 
@@ -110,7 +112,7 @@ def _problem(rows: Sequence[tuple[int, int]]) -> str | None:
     """Why ``rows`` is not a margin table, or None."""
     if not rows or rows[0] != (0, DRAW_TP10):
         return "the table must start with margin 0 (a draw) at 10.0"
-    for (m1, t1), (m2, t2) in zip(rows, rows[1:], strict=False):
+    for (m1, t1), (m2, t2) in pairwise(rows):
         if m2 <= m1:
             return f"margins must ascend, {m2} comes after {m1}"
         if t2 < t1:
