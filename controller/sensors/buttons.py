@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 
 from controller.model import Event
 from controller.sensors.edges import EdgeEvent
-from controller.sensors.lines import DEFAULT_LOCKOUT_MS, LineConfig, LineKind
+from controller.sensors.lines import CONTACT_KINDS, DEFAULT_LOCKOUT_MS, LineConfig
 
 DEFAULT_LOCKOUT_NS = DEFAULT_LOCKOUT_MS * 1_000_000
 
@@ -135,7 +135,7 @@ class Buttons:
 
     ``levels`` are the lines' levels at start-up (default: idle). A button held
     down at start-up is pressed but gives no :class:`Press`: nobody saw it go down.
-    Edges of lines that are not buttons are ignored.
+    Latching switches are debounced the same way. Edges of beams are ignored.
     """
 
     def __init__(
@@ -148,11 +148,18 @@ class Buttons:
         if lockout_ns <= 0:
             raise ValueError(f"lockout must be positive, got {lockout_ns} ns")
         self._lockout_ns = lockout_ns
-        self._lines = {line.role.value: line for line in lines if line.kind is LineKind.BUTTON}
+        self._lines = {line.role.value: line for line in lines if line.kind in CONTACT_KINDS}
         self._states: dict[str, ButtonState] = {}
+        self.start(levels or {})
+
+    def start(self, levels: Mapping[str, bool]) -> None:
+        """Take the lines' levels read at start-up (a line not named: idle).
+
+        A switch found on, or a button found held, is pressed with no
+        :class:`Press` (nobody saw it go down); its release is seen.
+        """
         for role, line in self._lines.items():
-            level = (levels or {}).get(role, line.idle_level)
-            pressed = line.is_active(level)
+            pressed = line.is_active(levels.get(role, line.idle_level))
             self._states[role] = ButtonState(pressed=pressed, raw_pressed=pressed)
 
     def feed(self, edge: EdgeEvent) -> list[ButtonOutput]:
@@ -183,6 +190,10 @@ class Buttons:
             self._states[role], settled = settle_button(state, role, t_ns, self._lockout_ns)
             outputs.extend(settled)
         return sorted(outputs, key=lambda o: (o.t_ns, o.role))
+
+    def roles(self) -> frozenset[str]:
+        """The roles of the lines debounced here."""
+        return frozenset(self._lines)
 
     def is_pressed(self, role: str) -> bool:
         """Whether the button is down (as accepted, bounce filtered)."""

@@ -14,6 +14,10 @@ as the rest of the config, so every error names the file, the table and the key.
 [('fault_a', 17, 'beam'), ('call_heads', 5, 'button')]
 >>> settings.line("call_heads").is_active(False)  # buttons default to active low
 True
+
+The game clock's lines are ``clock_left`` and ``clock_right`` (the players'
+buttons) and ``clock_pause`` (a latching switch: the clock is paused while it
+is on, so a switch left on for a long break is not a stuck button).
 """
 
 from __future__ import annotations
@@ -54,6 +58,7 @@ class LineKind(StrEnum):
 
     BEAM = "beam"  # a light gate: never debounced, a 0.3 ms break is a coin
     BUTTON = "button"  # a push button: first edge is the press, then a lockout
+    SWITCH = "switch"  # a latching switch: debounced like a button, may stay on for hours
 
 
 class Active(StrEnum):
@@ -82,11 +87,14 @@ class Role(StrEnum):
     CALL_TAILS = "call_tails"  # call pad: the caller presses "tails"
     CLOCK_LEFT = "clock_left"  # game clock, left player's button
     CLOCK_RIGHT = "clock_right"  # game clock, right player's button
-    PAUSE = "pause"  # game clock pause (a momentary button)
+    PAUSE = "pause"  # game clock pause (a momentary button; not mapped to clock events)
+    CLOCK_PAUSE = "clock_pause"  # game clock pause switch: the clock is paused while it is on
 
     @property
     def kind(self) -> LineKind:
         """The kind of line this role needs."""
+        if self in _SWITCH_ROLES:
+            return LineKind.SWITCH
         return LineKind.BEAM if self in _BEAM_ROLES else LineKind.BUTTON
 
     @property
@@ -97,6 +105,9 @@ class Role(StrEnum):
 
 _BEAM_ROLES = frozenset({Role.START_A, Role.START_B, Role.FAULT_A, Role.FAULT_B})
 _SECOND_BEAMS = {Role.START_B: Role.START_A, Role.FAULT_B: Role.FAULT_A}
+_SWITCH_ROLES = frozenset({Role.CLOCK_PAUSE})
+CONTACT_KINDS = frozenset({LineKind.BUTTON, LineKind.SWITCH})
+"""Lines with a mechanical contact: debounced by first edge and lockout."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -222,7 +233,7 @@ def _line(table: Table, earlier: list[LineConfig]) -> LineConfig:
         raise table.fail("kind", f"role {role.value!r} is a {role.kind.value} line, not {kind}")
     # Beam receivers differ (some pull low when they see the light, some high):
     # a guess would read every idle beam as broken, so beam lines must say.
-    if kind is LineKind.BUTTON:
+    if kind in CONTACT_KINDS:
         active: Active = table.choice("active", Active, Active.LOW.value)
     else:
         active = table.choice("active", Active)
@@ -241,7 +252,7 @@ def _check_pull(table: Table, line: LineConfig) -> None:
     pulled_to_active = (line.pull is Pull.UP and line.active is Active.HIGH) or (
         line.pull is Pull.DOWN and line.active is Active.LOW
     )
-    if line.kind is LineKind.BUTTON and pulled_to_active:
+    if line.kind in CONTACT_KINDS and pulled_to_active:
         need = "down" if line.active is Active.HIGH else "up"
         raise table.fail(
             "pull",

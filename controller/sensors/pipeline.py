@@ -30,15 +30,34 @@ back its own deadlines (the toss window) by that much.
 ...     out += pipeline.tick(due)
 >>> [(type(e).__name__, e.t_ns) for e in out]  # a hand (dated at its first break), then a fault
 [('Touch', 1000000000), ('HealthEvent', 3000000000)]
+
+A table with no light gates and a game clock (Tantrix, backgammon) gets a
+:class:`ClockOrder` in place of the fusion: the clock buttons' presses leave
+as :class:`~controller.clock.events.ClockPress` (timed at the first edge)
+and the pause switch as :class:`~controller.clock.events.PauseSwitch`, in
+order of their edges' times (see :class:`ClockOrder`).
+
+>>> buttons = [LineConfig(role=role, pin=pin, kind=role.kind, active=Active.LOW, pull=Pull.UP)
+...            for role, pin in ((Role.CLOCK_LEFT, 5), (Role.CLOCK_RIGHT, 6))]
+>>> clock = SensorPipeline.for_clock(buttons)
+>>> clock.start({"clock_left": True, "clock_right": True}, t_ns=0)
+[]
+>>> clock.edge(EdgeEvent(line="clock_left", level=False, t_ns=7_000_000, seq=1))
+[]
+>>> clock.tick(clock.deadline())  # released once no earlier edge can still arrive
+[ClockPress(t_ns=7000000, seat=<Seat.LEFT: 'left'>)]
 """
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable, Iterable, Mapping
 
+from controller.clock.control import Seat
+from controller.clock.events import ClockPress, PauseSwitch
 from controller.errors import TablerefError
 from controller.model import Event
-from controller.sensors.buttons import DEFAULT_LOCKOUT_NS, Buttons, Press
+from controller.sensors.buttons import DEFAULT_LOCKOUT_NS, ButtonOutput, Buttons, Press
 from controller.sensors.edges import EdgeEvent
 from controller.sensors.fusion import BEAMS, HeadsAndTailsFusion
 from controller.sensors.geometry import FusionConfig, Geometry
@@ -48,11 +67,78 @@ from controller.sensors.health import (
     HealthEvent,
     HealthMonitor,
 )
-from controller.sensors.lines import LineConfig, LineKind, SensorSettings
+from controller.sensors.lines import LineConfig, LineKind, Role, SensorSettings
+
+DEFAULT_REORDER_NS = 5_000_000
+"""How long a clock table holds each event for an earlier edge of another line
+to arrive: edges of different lines may be delivered a little out of time order
+(each line's callback is its own), and near-simultaneous presses go by edge time."""
+
+CLOCK_SEATS = {Role.CLOCK_LEFT.value: Seat.LEFT, Role.CLOCK_RIGHT.value: Seat.RIGHT}
+CLOCK_ROLES = frozenset({*CLOCK_SEATS, Role.CLOCK_PAUSE.value})
 
 
 class PipelineError(TablerefError):
     """The wired lines cannot make a Heads & Tails table."""
+
+
+def clock_event(output: ButtonOutput) -> Event | None:
+    """The clock event of a debounced clock line's press or release, if any.
+
+    >>> clock_event(Press(role="clock_right", t_ns=5))
+    ClockPress(t_ns=5, seat=<Seat.RIGHT: 'right'>)
+    >>> from controller.sensors.buttons import Release
+    >>> clock_event(Release(role="clock_pause", t_ns=9))
+    PauseSwitch(t_ns=9, engaged=False)
+    """
+    seat = CLOCK_SEATS.get(output.role)
+    if seat is not None:
+        return ClockPress(t_ns=output.t_ns, seat=seat) if isinstance(output, Press) else None
+    if output.role == Role.CLOCK_PAUSE.value:
+        return PauseSwitch(t_ns=output.t_ns, engaged=isinstance(output, Press))
+    return None
+
+
+class ClockOrder:
+    """The fusion's stand-in on a table without light gates: it only orders.
+
+    Clock and health events are held ``reorder_ns`` and then released in time
+    order, so a press whose edge was delivered late still goes before a press
+    of the other button made after it. A tap shorter than the lockout is
+    only accepted once the lockout is over (see :mod:`~controller.sensors.buttons`)
+    and may then leave after later events; no clock button is tapped that briefly.
+    """
+
+    def __init__(self, reorder_ns: int = DEFAULT_REORDER_NS) -> None:
+        self.max_latency_ns = reorder_ns
+        self._pending: list[tuple[int, int, Event]] = []
+        self._order = 0
+        self._now: int | None = None
+
+    def edge(self, edge: EdgeEvent) -> list[Event]:
+        """Time has reached this edge (the edge itself is the buttons' business)."""
+        return self.tick(edge.t_ns)
+
+    def press(self, press: Press) -> list[Event]:
+        """Time has reached this press (its clock event was :meth:`hold`-ed)."""
+        return self.tick(press.t_ns)
+
+    def hold(self, event: Event) -> None:
+        """Queue ``event`` for release in time order."""
+        self._order += 1
+        heapq.heappush(self._pending, (event.t_ns, self._order, event))
+
+    def tick(self, t_ns: int) -> list[Event]:
+        """Release every event at least ``reorder_ns`` old by ``t_ns``."""
+        self._now = t_ns if self._now is None else max(self._now, t_ns)
+        out: list[Event] = []
+        while self._pending and self._pending[0][0] + self.max_latency_ns <= self._now:
+            out.append(heapq.heappop(self._pending)[2])
+        return out
+
+    def deadline(self) -> int | None:
+        """When the oldest held event is due out."""
+        return self._pending[0][0] + self.max_latency_ns if self._pending else None
 
 
 class SensorPipeline:
@@ -67,7 +153,7 @@ class SensorPipeline:
     def __init__(
         self,
         *,
-        fusion: HeadsAndTailsFusion,
+        fusion: HeadsAndTailsFusion | ClockOrder,
         buttons: Buttons,
         health: HealthMonitor,
         toss_in_flight: Callable[[], bool],
@@ -92,9 +178,12 @@ class SensorPipeline:
     ) -> SensorPipeline:
         """A pipeline over these lines; the fusion's geometry follows the
         wired beams (a ``*_b`` beam makes its gate a pair) unless ``config``
-        gives one. Raises :class:`PipelineError` when a gate is missing."""
+        gives one. Raises :class:`PipelineError` when a gate is missing.
+        Clock lines and no beams make a clock table (:meth:`for_clock`)."""
         lines = tuple(lines)
         beams = {line.role.value: line for line in lines if line.kind is LineKind.BEAM}
+        if not beams and any(line.role.value in CLOCK_ROLES for line in lines):
+            return cls.for_clock(lines, lockout_ns=lockout_ns, button_stuck_ns=button_stuck_ns)
         if config is None:
             geometry = Geometry(start_pair="start_b" in beams, fault_pair="fault_b" in beams)
             config = FusionConfig(geometry=geometry)
@@ -110,6 +199,29 @@ class SensorPipeline:
                 lines, beam_blocked_ns=beam_blocked_ns, button_stuck_ns=button_stuck_ns
             ),
             toss_in_flight=toss_in_flight,
+        )
+
+    @classmethod
+    def for_clock(
+        cls,
+        lines: Iterable[LineConfig],
+        *,
+        lockout_ns: int = DEFAULT_LOCKOUT_NS,
+        button_stuck_ns: int = DEFAULT_BUTTON_STUCK_NS,
+        reorder_ns: int = DEFAULT_REORDER_NS,
+    ) -> SensorPipeline:
+        """A clock table's pipeline: buttons and pause switch, no light gates.
+
+        A stuck player button is a health event; the pause switch is not
+        watched for being held (it is a switch: on for a whole break).
+        """
+        lines = tuple(lines)
+        watched = [line for line in lines if line.kind is not LineKind.SWITCH]
+        return cls(
+            fusion=ClockOrder(reorder_ns),
+            buttons=Buttons(lines, lockout_ns=lockout_ns),
+            health=HealthMonitor(watched, button_stuck_ns=button_stuck_ns),
+            toss_in_flight=lambda: False,
         )
 
     @classmethod
@@ -133,11 +245,18 @@ class SensorPipeline:
     @property
     def max_latency_ns(self) -> int:
         """How late an event may leave the pipeline after it happened."""
+        if isinstance(self.fusion, ClockOrder):
+            return self.fusion.max_latency_ns
         return self.fusion.config.max_latency_ns
 
     def start(self, levels: Mapping[str, bool], t_ns: int) -> list[Event]:
-        """The lines' levels at start-up (a beam reading broken is a fault)."""
+        """The lines' levels at start-up (a beam reading broken is a fault;
+        a clock pause switch found on pauses the clock)."""
         self._hold(self.health.start(levels, t_ns))
+        self.buttons.start(levels)
+        pause = Role.CLOCK_PAUSE.value
+        if pause in self.buttons.roles() and self.buttons.is_pressed(pause):
+            self.fusion.hold(PauseSwitch(t_ns=t_ns, engaged=True))
         return self.fusion.tick(t_ns)
 
     def edge(self, edge: EdgeEvent) -> list[Event]:
@@ -146,14 +265,22 @@ class SensorPipeline:
         self._hold(self.health.feed(edge))
         out: list[Event] = []
         for output in self.buttons.feed(edge):
-            if isinstance(output, Press):
-                out += self.fusion.press(output)
+            out += self._button(output)
         return out + self.fusion.edge(edge)
 
     def press(self, press: Press) -> list[Event]:
         """An already debounced press (a scenario's call-pad press)."""
         self.sync(press.t_ns)
-        return self.fusion.press(press)
+        return self._button(press)
+
+    def _button(self, output: ButtonOutput) -> list[Event]:
+        """A debounced press or release: clock events are held for ordering."""
+        clock = clock_event(output)
+        if clock is not None:
+            self.fusion.hold(clock)
+        if isinstance(output, Press):
+            return self.fusion.press(output)
+        return self.fusion.tick(output.t_ns) if clock is not None else []
 
     def hold(self, event: Event) -> None:
         """Hand ``event`` (dated now) on in time order with the sensor events:
@@ -167,8 +294,7 @@ class SensorPipeline:
         self._hold(self.health.tick(t_ns))
         out: list[Event] = []
         for output in self.buttons.tick(t_ns):
-            if isinstance(output, Press):
-                out += self.fusion.press(output)
+            out += self._button(output)
         return out + self.fusion.tick(t_ns)
 
     def deadline(self) -> int | None:
