@@ -145,6 +145,8 @@ class TantrixEngine:
             timers.advance(step, event.t_ns)
             if step.state.phase is not Phase.OVER or isinstance(event, Resumed):
                 _dispatch(step, event)
+                # An adjustment can take a player past the limit or the alert now.
+                timers.advance(step, event.t_ns)
             elif not isinstance(event, Tick):
                 step.notice(None, "the game is over: input disregarded")
         return step.state, tuple(step.decisions)

@@ -55,6 +55,12 @@ def on_start(step: Step, event: ClockPress) -> None:
             f"{presser} starts {mover}'s clock after the 6a time: unless {mover} arrives (a "
             f"press, or 'arrived'), {mover} is defaulted at the default time (6b)",
         )
+        default_due = timers.default_ns(step.state)
+        if default_due is not None and step.t_ns >= default_due:
+            # Started after the default time: no automatic default at the very
+            # instant the clock starts; the Controller decides.
+            step.mark(timers.DEFAULT)
+            step.notice("6b", f"the default time has passed: the Controller may default {mover}")
     else:
         step.notice("1h", f"{presser} starts {mover}'s clock: {mover} moves first")
 
