@@ -75,11 +75,11 @@ def test_penalties_conserve_20_tps_and_clamp_to_0_20(
 
 def test_default_table_is_a_draw_at_0_and_monotone_up_to_20() -> None:
     table = TpTable.default()
-    winners = [table.winner_tp10(m) for m in range(0, 40)]
+    winners = [table.winner_tp10(m) for m in range(40)]
     assert winners[0] == 100 and winners[-1] == 200
     assert winners == sorted(winners)
-    for left in range(0, 40):
-        for right in range(0, 40):
+    for left in range(40):
+        for right in range(40):
             a, b = table.convert((left, right))
             assert a + b == 200 and (a > b) == (left > right) and (a == b) == (left == right)
 
@@ -196,7 +196,11 @@ def test_the_alert_deadline_is_the_first_ms_past_25_minutes() -> None:
 
 
 def _run(inputs: list[dict[str, Any]], until: float | None = None, **match: Any) -> Any:
-    doc = {"game": "tantrix", "match": {"players": ["ann", "ben"], **match}, "input": inputs}
+    doc: dict[str, Any] = {
+        "game": "tantrix",
+        "match": {"players": ["ann", "ben"], **match},
+        "input": inputs,
+    }
     if until is not None:
         doc["until"] = until
     return simulate(parse_scenario(doc, "t.toml"))
@@ -210,7 +214,7 @@ def test_record_has_fixture_sides_and_what_the_tiebreaks_need() -> None:
          {"at": 1250.0, "type": "score", "tiles": {"ann": 19, "ben": 26}}],
         players=["ben", "ann"], clock_left="ann",
     )  # fmt: skip
-    doc = MODULE.record_json(sim.state, sim.rulings, 1000 * S)
+    doc: dict[str, Any] = MODULE.record_json(sim.state, sim.rulings, 1000 * S)
     left, right = doc["left"], doc["right"]
     assert (left["player"], right["player"]) == ("ben", "ann")
     assert (left["clock_side"], right["clock_side"]) == ("right", "left")

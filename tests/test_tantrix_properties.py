@@ -26,7 +26,7 @@ MODULE = module_for(Game.TANTRIX)
 SETTINGS = MODULE.parse_match(Table({"players": ["ann", "ben"]}, "t", "match"))
 
 # (type, payload) inputs as a command or the journal carries them.
-INPUT = st.one_of(
+INPUT: st.SearchStrategy[tuple[str, dict[str, Any]]] = st.one_of(
     st.builds(lambda s: ("press", {"seat": s}), st.sampled_from(["left", "right"])),
     st.builds(lambda e: ("pause_switch", {"engaged": e}), st.booleans()),
     st.just(("resume", {})),
