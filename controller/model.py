@@ -39,6 +39,7 @@ class RulingKind(StrEnum):
     OVERRULED = "overruled"
     MATCH_OVER = "match_over"
     SUSPENDED = "suspended"  # a sensor is faulty: automated rulings need the spotter
+    FLAG = "flag"  # a game clock's flag fell (the game's flag policy follows)
     GAME_OVER = "game_over"  # a game ended with its result (Tantrix 4a, 6b)
     PENALTY = "penalty"  # points moved against a player (Tantrix 3b time penalties)
     ALERT = "alert"  # the controller is called (Tantrix 3d: more than 25 minutes taken)

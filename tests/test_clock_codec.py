@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from controller.clock import (
@@ -18,7 +21,9 @@ from controller.clock import (
     TimeControl,
     apply_event,
     new_clock,
+    press,
     remaining_ms,
+    snapshot,
     start,
 )
 from controller.clock.scenario import (
@@ -176,3 +181,15 @@ def test_the_switch_does_not_lift_a_pause_the_td_made() -> None:
     state, _ = apply_event(state, PauseSwitch(t_ns=4 * S, engaged=True))
     state, step = apply_event(state, PauseSwitch(t_ns=9 * S, engaged=False))
     assert step.changed and remaining_ms(state, Seat.LEFT, 10 * S) == 60_000 - 3_000
+
+
+def test_the_documented_clock_payload_is_what_the_engine_publishes() -> None:
+    """docs/clocks.md's example: Tantrix, 3 minutes in, Ann to move."""
+    doc = (Path(__file__).parent.parent / "docs" / "clocks.md").read_text()
+    example = json.loads(doc.split("```json\n", 1)[1].split("```", 1)[0])
+    state = start(new_clock(TimeControl.sudden_death(1_200_000, count_past_zero=True)),
+                  Seat.LEFT, 1000 * S)  # fmt: skip
+    for t in (40, 60, 100, 120, 160, 180):
+        state, _ = press(state, state.running or Seat.LEFT, (1000 + t) * S)
+    payload = snapshot(state, 1180 * S, {Seat.LEFT: "ann", Seat.RIGHT: "ben"})
+    assert payload == {k: v for k, v in example.items() if k != "wall"}
