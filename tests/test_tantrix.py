@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ from controller.games.tantrix.settings import MatchSettings, encode_match, parse
 from controller.games.tantrix.state import Phase, State
 from controller.games.tantrix.tp import TpTable, after_penalties, time_penalties
 from controller.harness import simulate
+from controller.journal import Outbox
 from controller.model import EndMatch, Game, Resumed, RulingKind
 from controller.scenario import parse_scenario
 from controller.sensors.health import HealthEvent
@@ -254,6 +256,11 @@ def test_service_runs_tantrix_commands_and_resumes_the_clock(tmp_path: Path) -> 
     first = ServiceTable(tmp_path, mono=50 * S, wall=1_000_000.0)
     assert first.cmd("press", seat="right")["ok"]
     assert not first.cmd("press", seat="right")["ok"]  # refused: ben's clock is not running
+    outbox = Outbox(first.journal_path)
+    clocks = [r for r in outbox.unsent(limit=1000) if r.topic.endswith("/clock")]
+    outbox.close()
+    last = json.loads(clocks[-1].payload)
+    assert (last["running"], last["remaining_ms"]) == ("ann", {"ann": 1_200_000, "ben": 1_200_000})
     first.at(100)
     first.service.journal.heartbeat(first.service.now(), first.clock.wall())
     first.service.journal.close()  # the process dies with ann's clock running at 100 s
