@@ -40,11 +40,12 @@ class RulingKind(StrEnum):
     MATCH_OVER = "match_over"
     SUSPENDED = "suspended"  # a sensor is faulty: automated rulings need the spotter
     FLAG = "flag"  # a game clock's flag fell (the game's flag policy follows)
-    GAME_OVER = "game_over"  # backgammon: one game of the match ended (5.12)
+    GAME_OVER = "game_over"  # one game ended with its result (Tantrix 4a, 6b; backgammon 5.12)
+    PENALTY = "penalty"  # points moved against a player (time penalties, overtime, late start)
+    CLOCK = "clock"  # clocks brought in, paused, resumed or adjusted: on the record
     CUBE = "cube"  # backgammon: a double offered or taken (5.9)
     CRAWFORD = "crawford"  # backgammon: the next game is the Crawford game (5.11)
-    PENALTY = "penalty"  # points awarded against a player (overtime, late start)
-    CLOCK = "clock"  # clocks brought in, paused, resumed or adjusted: on the record
+    ALERT = "alert"  # the controller is called (Tantrix 3d: more than 25 minutes taken)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

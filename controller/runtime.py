@@ -41,6 +41,14 @@ class EventSource(Protocol):
         ...
 
 
+def at_origin(engine: Engine[S], state: S, origin_ns: int) -> S:
+    """``state`` told when its match starts, for an engine whose rules count
+    from it (a Tantrix scheduled start) and so has an ``at_origin(state,
+    origin_ns)`` method; other engines' states are returned as they are."""
+    hook: Callable[[S, int], S] | None = getattr(engine, "at_origin", None)
+    return state if hook is None else hook(state, origin_ns)
+
+
 class Runtime(Generic[S]):
     """Drives one engine: stamps its decisions into rulings and hands them on.
 
@@ -61,7 +69,7 @@ class Runtime(Generic[S]):
         event_sinks: Sequence[EventSink] = (),
     ) -> None:
         self.engine = engine
-        self.state = state
+        self.state = at_origin(engine, state, origin_ns)
         self.table = table
         self.boot = boot
         self.origin_ns = origin_ns
@@ -99,7 +107,7 @@ class Runtime(Generic[S]):
         engine when the new match is of another game."""
         if engine is not None:
             self.engine = engine
-        self.state = state
+        self.state = at_origin(self.engine, state, origin_ns)
         self.origin_ns = origin_ns
         self._ids.clear()
         self._ordinals.clear()

@@ -286,7 +286,7 @@ BAD: list[tuple[dict[str, Any], str, str | None, str]] = [
     ({"match.plays": 0}, "[match]", "plays", "at least 1"),
     # values
     ({"table.game": "chess"}, "[table]", "game", "is not one of"),
-    ({"table.game": "tantrix"}, "[table]", "game", "not supported yet"),
+    ({"table.game": "tiddlywinks"}, "[table]", "game", "not supported yet"),
     ({"hardware.backend": "pigpio"}, "[hardware]", "backend", "is not one of"),
     ({"table.journal": ""}, "[table]", "journal", "must not be empty"),
     # topic levels
@@ -434,7 +434,12 @@ def test_broker_url_round_trips() -> None:
 
 def test_every_example_is_covered() -> None:
     names = {p.name for p in EXAMPLES.glob("*.toml")}
-    assert names == {"heads-and-tails.toml", "heads-and-tails-broker.toml", "backgammon.toml"}
+    assert names == {
+        "heads-and-tails.toml",
+        "heads-and-tails-broker.toml",
+        "backgammon.toml",
+        "tantrix.toml",
+    }
 
 
 def test_example_without_broker_loads_in_place() -> None:

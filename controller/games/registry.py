@@ -20,6 +20,7 @@ from controller.model import Game
 _MODULES = {
     Game.HEADS_AND_TAILS: "controller.games.heads_and_tails.module",
     Game.BACKGAMMON: "controller.games.backgammon.module",
+    Game.TANTRIX: "controller.games.tantrix.module",
 }
 
 SUPPORTED = frozenset(_MODULES)
