@@ -87,7 +87,6 @@ class Role(StrEnum):
     CALL_TAILS = "call_tails"  # call pad: the caller presses "tails"
     CLOCK_LEFT = "clock_left"  # game clock, left player's button
     CLOCK_RIGHT = "clock_right"  # game clock, right player's button
-    PAUSE = "pause"  # game clock pause (a momentary button; not mapped to clock events)
     CLOCK_PAUSE = "clock_pause"  # game clock pause switch: the clock is paused while it is on
 
     @property
