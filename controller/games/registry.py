@@ -19,6 +19,7 @@ from controller.model import Game
 
 _MODULES = {
     Game.HEADS_AND_TAILS: "controller.games.heads_and_tails.module",
+    Game.TIDDLYWINKS: "controller.games.tiddlywinks.module",
 }
 
 SUPPORTED = frozenset(_MODULES)
