@@ -186,7 +186,8 @@ def finish(
     )
     winner, loser = _winner_fields(step, sides)
     points = ", ".join(f"{s.value} {as_number(p)}" for s, p in sides.items())
-    result = "a tie" if winner is None else f"{winner} win"
+    verb = "win" if winner is not None and "+" in winner else "wins"
+    result = "a tie" if winner is None else f"{winner} {verb}"
     winners: list[JSON] = [] if winner is None else list(winner.split("+"))
     step.emit(
         RulingKind.MATCH_OVER,
