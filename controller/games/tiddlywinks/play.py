@@ -69,15 +69,16 @@ def on_shot(step: Step, shot: Shot) -> None:
         _record(step, shot, merged, counted=True)
         rule, detail = foul
         options = "replay or accept" if rule == "12(a)" else "retract or accept"
+        offender = shot.colour or state.turn
         step.emit(
             RulingKind.FOUL,
             rule,
-            step.player(state.turn),
+            step.player(offender),
             None,
             f"foul shot: {detail}; the opponents choose: {options}",
         )
         before = dataclasses.replace(state, before_shot=None)
-        step.update(phase=Phase.FOUL, foul=OpenFoul(rule, state.turn, detail, before, shot))
+        step.update(phase=Phase.FOUL, foul=OpenFoul(rule, offender, detail, before, shot))
         return
     play_shot(step, shot, accepted=False)
 

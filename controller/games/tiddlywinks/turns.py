@@ -151,7 +151,14 @@ def apply_expiry(step: Step, *, turn_open: bool, deferred: bool = False) -> None
     to_winner = (COLOURS.index(winner) - COLOURS.index(last)) % 4
     rounds = state.settings.rounds_after
     turns = to_winner + 4 * rounds
-    step.update(expired=True, expiry_pending=False, expiry_turn_open=turn_open, turns_left=turns)
+    # 9(c): a shot already awaited gets its 2 minutes from the expiry
+    step.update(
+        expired=True,
+        expiry_pending=False,
+        expiry_turn_open=turn_open,
+        turns_left=turns,
+        shot_since_ns=timer.elapsed(state.timer, step.t_ns),
+    )
     when = "before this turn" if not turn_open else "during this turn, at its end"
     rule = "11(e)" if deferred else "9(b)"
     step.emit(
