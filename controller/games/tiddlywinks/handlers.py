@@ -131,6 +131,7 @@ def _restore(step: Step, before: State) -> None:
         decided=current.decided,
         timer=current.timer,
         suspended=current.suspended,
+        log=current.log,
         shots=shots,
         phase=Phase.PLAY,
         foul=None,

@@ -315,6 +315,7 @@ def resolve_accept(step: Step, foul: OpenFoul, colour: Colour | None) -> None:
         decided=current.decided,
         timer=current.timer,
         suspended=current.suspended,
+        log=current.log,
         shots=current.shots[:-1],
         phase=Phase.PLAY,
         foul=None,
