@@ -274,8 +274,9 @@ def test_match_tables_validate_and_round_trip() -> None:
 
 
 def test_a_scenario_error_names_file_input_and_field() -> None:
-    doc = {"game": "tiddlywinks", "match": {"format": "singles", "players": ["a", "b"]},
-           "input": [{"at": 1.0, "type": "shot", "winks": [{"id": "q1", "x": 0, "y": 0}]}]}  # fmt: skip
+    shot = {"at": 1.0, "type": "shot", "winks": [{"id": "q1", "x": 0, "y": 0}]}
+    match = {"format": "singles", "players": ["a", "b"]}
+    doc = {"game": "tiddlywinks", "match": match, "input": [shot]}
     with pytest.raises(ScenarioError, match=r"demo.toml: input 1 \(shot\): winks\[1\]: field 'id'"):
         parse_scenario(doc, "demo.toml")
 

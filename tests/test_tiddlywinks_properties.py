@@ -53,15 +53,19 @@ def _shot(state: State, choice: int, x: float, y: float, what: str) -> Shot | No
     return Shot(t_ns=0, wink=wink.id, winks=(Sighting(wink.id, x, y),))
 
 
-def play(steps: list[tuple[str, int, float, float, str]]) -> tuple[State, list[Decision], list[Event]]:
+Step = tuple[str, int, float, float, str]
+
+
+def play(steps: list[Step]) -> tuple[State, list[Decision], list[Event]]:
     """Run a random game; returns the final state, decisions and the inputs."""
     engine = TiddlywinksEngine()
     state = engine.start(SETTINGS)
     decisions: list[Decision] = []
     inputs: list[Event] = []
     t = ORIGIN_NS
-    squidge = Squidge(t_ns=t, winks=(Sighting("b1", 50.0, 0.0), Sighting("g1", 0.0, 300.0),
-                                     Sighting("r1", 300.0, 0.0), Sighting("y1", 0.0, -300.0)))  # fmt: skip
+    first = (Sighting("b1", 50.0, 0.0), Sighting("g1", 0.0, 300.0))
+    rest = (Sighting("r1", 300.0, 0.0), Sighting("y1", 0.0, -300.0))
+    squidge = Squidge(t_ns=t, winks=(*first, *rest))
     todo: list[Event] = [squidge]
     for kind, choice, x, y, what in steps:
         t += 7 * 10**9
