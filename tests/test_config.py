@@ -434,7 +434,7 @@ def test_broker_url_round_trips() -> None:
 
 def test_every_example_is_covered() -> None:
     names = {p.name for p in EXAMPLES.glob("*.toml")}
-    assert names == {"heads-and-tails.toml", "heads-and-tails-broker.toml"}
+    assert names == {"heads-and-tails.toml", "heads-and-tails-broker.toml", "tiddlywinks.toml"}
 
 
 def test_example_without_broker_loads_in_place() -> None:

@@ -293,3 +293,11 @@ def test_record_holds_positions_before_and_after_and_replays() -> None:
     assert [r.to_json_dict() for r in again.rulings] == [r.to_json_dict() for r in result.rulings]
     text = MODULE.record_text(result.state, result.rulings, 1_000 * 10**9)
     assert "Squidge-off won by yellow" in text and "Result: ann 7, ben 0" in text
+
+
+def test_the_example_config_loads() -> None:
+    from controller.config import load_config
+
+    config = load_config(ROOT / "config" / "tiddlywinks.toml")
+    assert config.match.format is Format.PAIRS
+    assert config.match.limit_ns == 25 * 60 * 10**9

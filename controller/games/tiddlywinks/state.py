@@ -43,7 +43,7 @@ class Settings:
     in singles the same player holds blue and red, another green and yellow.
 
     >>> s = Settings(Format.SINGLES, ("ann", "ben", "ann", "ben"))
-    >>> s.player(Colour.RED), s.people, s.time_limit_ns // 60_000_000_000
+    >>> s.player(Colour.RED), s.people, s.limit_ns // 60_000_000_000
     ('ann', ('ann', 'ben'), 20)
     """
 
