@@ -46,6 +46,14 @@ class RulingKind(StrEnum):
     CUBE = "cube"  # backgammon: a double offered or taken (5.9)
     CRAWFORD = "crawford"  # backgammon: the next game is the Crawford game (5.11)
     ALERT = "alert"  # the controller is called (Tantrix 3d: more than 25 minutes taken)
+    SQUIDGE_OFF = "squidge_off"  # tiddlywinks 5(a): the squidge-off won, or a resquidge
+    FORFEIT = "forfeit"  # tiddlywinks 7(a), 9(c): a colour's shot is forfeited
+    FREE_TURNS = "free_turns"  # tiddlywinks 11(a): free turns awarded, with their number
+    NOMINATED_WINK = "nominated_wink"  # tiddlywinks 11(d): failure to free
+    POT_OUT = "pot_out"  # tiddlywinks 8: a colour potted out
+    TIME_LIMIT = "time_limit"  # tiddlywinks 9(b): time is up, the last rounds counted
+    FOUL = "foul"  # tiddlywinks 12: a foul shot seen or declared, and its outcome
+    UMPIRE = "umpire"  # tiddlywinks 14: an umpire's decision (final)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -21,6 +21,7 @@ _MODULES = {
     Game.HEADS_AND_TAILS: "controller.games.heads_and_tails.module",
     Game.BACKGAMMON: "controller.games.backgammon.module",
     Game.TANTRIX: "controller.games.tantrix.module",
+    Game.TIDDLYWINKS: "controller.games.tiddlywinks.module",
 }
 
 SUPPORTED = frozenset(_MODULES)

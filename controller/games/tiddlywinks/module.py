@@ -1,0 +1,89 @@
+"""Tiddlywinks as a :class:`~controller.gamemodule.GameModule`.
+
+>>> from controller.strict import Table
+>>> doc = {"format": "singles", "players": ["ann", "ben"]}
+>>> settings = MODULE.parse_match(Table(doc, "t", "match"))
+>>> MODULE.describe_match(settings)
+'singles: blue ann, green ben, red ann, yellow ben; time limit 20 min'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from controller.games.tiddlywinks import codec, record, scenario, timer
+from controller.games.tiddlywinks.engine import TiddlywinksEngine, expiry_due
+from controller.games.tiddlywinks.geometry import COLOURS
+from controller.games.tiddlywinks.state import Settings, State
+from controller.model import JSON, Event, Game, Ruling
+from controller.strict import Table
+
+
+class TiddlywinksModule:
+    """What the harness, service and CLI need of tiddlywinks."""
+
+    game = Game.TIDDLYWINKS
+    input_types = scenario.INPUT_TYPES
+    verbs = frozenset(scenario.INPUT_TYPES)
+
+    def engine(self) -> TiddlywinksEngine:
+        return TiddlywinksEngine()
+
+    def parse_match(self, table: Table) -> Settings:
+        return scenario.parse_match(table)
+
+    def encode_match(self, settings: Settings) -> dict[str, JSON]:
+        return codec.encode_match(settings)
+
+    def describe_match(self, settings: Settings) -> str:
+        who = ", ".join(f"{c.value} {settings.player(c)}" for c in COLOURS)
+        minutes = settings.limit_ns / 60e9
+        extra = "; 2-minute shot limit after time" if settings.shot_limit else ""
+        return f"{settings.format.value}: {who}; time limit {minutes:g} min{extra}"
+
+    def settings(self, state: State) -> Settings:
+        return state.settings
+
+    def parse_input(self, kind: str, table: Table, t_ns: int, settings: Settings) -> Event:
+        return scenario.parse_input(kind, table, t_ns, settings)
+
+    def command(self, verb: str, fields: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        return verb, fields
+
+    def encode(self, event: Event) -> tuple[str, dict[str, JSON]]:
+        return codec.encode(event)
+
+    def record_text(self, state: State, rulings: Sequence[Ruling], origin_ns: int) -> str:
+        return record.record_text(state, rulings, origin_ns)
+
+    def record_json(
+        self, state: State, rulings: Sequence[Ruling], origin_ns: int
+    ) -> dict[str, JSON]:
+        return record.record_json(state, rulings, origin_ns)
+
+    def caller(self, state: State) -> str | None:
+        return None
+
+    def toss_in_flight(self, state: State) -> bool:
+        return False
+
+    def suspended(self, state: State) -> frozenset[str]:
+        return frozenset(state.suspended)
+
+    def clock(self, state: State, t_ns: int) -> dict[str, JSON] | None:
+        """The game time (9(a)): remaining ms of the time limit, as one clock."""
+        t = state.timer
+        if t.started_ns is None:
+            return None
+        used = timer.elapsed(t, t_ns)
+        running = expiry_due(state) is not None or (state.expired and t.stopped_ns is None)
+        return {
+            "running": "game" if running and t.paused_since is None else None,
+            "paused": timer.paused(t),
+            "remaining_ms": {"game": (t.limit_ns - used) // 1_000_000},
+            "at_ns": t_ns // 1_000_000 * 1_000_000,
+        }
+
+
+MODULE = TiddlywinksModule()
