@@ -189,3 +189,22 @@ def test_the_pause_switch_is_not_a_button_in_the_config() -> None:
     )
     with pytest.raises(InputError, match="'clock_pause' is a switch line, not button"):
         parse_sensors(table)
+
+
+def test_clock_reorder_ms_from_the_config_sets_the_hold() -> None:
+    from controller.sensors.lines import parse_sensors
+    from controller.sensors.pipeline import SensorPipeline
+    from controller.strict import Table as StrictTable
+
+    doc = {
+        "clock_reorder_ms": 0,
+        "line": [{"role": "clock_left", "pin": 20}, {"role": "clock_right", "pin": 21}],
+    }
+    settings = parse_sensors(StrictTable(doc, "t.toml", "[sensors]"))
+    pipeline = SensorPipeline.from_settings(
+        settings, caller=lambda: "", toss_in_flight=lambda: False
+    )
+    assert pipeline.max_latency_ns == 0
+    default = parse_sensors(StrictTable({"line": doc["line"]}, "t.toml", "[sensors]"))
+    held = SensorPipeline.from_settings(default, caller=lambda: "", toss_in_flight=lambda: False)
+    assert held.max_latency_ns == 5_000_000

@@ -37,6 +37,10 @@ FIXED_PULL_UP_PINS = frozenset({2, 3})
 """I2C pins with 1.8 kOhm pull-ups soldered on the board: no other pull is possible."""
 
 DEFAULT_LOCKOUT_MS = 15
+DEFAULT_CLOCK_REORDER_MS = 5
+CLOCK_REORDER_RANGE_MS = (0, 50)
+"""A clock table holds each press this long so that an edge of the other
+button delivered a little late still goes first when it came first."""
 LOCKOUT_RANGE_MS = (1, 200)
 DEFAULT_BEAM_BLOCKED_S = 2.0
 BEAM_BLOCKED_RANGE_S = (0.1, 60.0)
@@ -155,12 +159,18 @@ class SensorSettings:
     button_lockout_ms: int = DEFAULT_LOCKOUT_MS
     button_stuck_s: float = DEFAULT_BUTTON_STUCK_S
     beam_blocked_s: float = DEFAULT_BEAM_BLOCKED_S
+    clock_reorder_ms: int = DEFAULT_CLOCK_REORDER_MS
     lines: tuple[LineConfig, ...] = ()
 
     @property
     def lockout_ns(self) -> int:
         """The button lockout in ``mono_ns``."""
         return self.button_lockout_ms * 1_000_000
+
+    @property
+    def clock_reorder_ns(self) -> int:
+        """How long a clock table holds a press for an earlier edge to arrive."""
+        return self.clock_reorder_ms * 1_000_000
 
     @property
     def button_stuck_ns(self) -> int:
@@ -196,6 +206,8 @@ def parse_sensors(table: Table | None, error: type[InputError] = InputError) -> 
     low, high = BEAM_BLOCKED_RANGE_S
     blocked: float = table.number("beam_blocked_s", DEFAULT_BEAM_BLOCKED_S, minimum=low)
     _at_most(table, "beam_blocked_s", blocked, high)
+    reorder: int = table.integer("clock_reorder_ms", DEFAULT_CLOCK_REORDER_MS, minimum=0)
+    _at_most(table, "clock_reorder_ms", reorder, CLOCK_REORDER_RANGE_MS[1])
     lines: list[LineConfig] = []
     for index, item in table.tables("line"):
         line_table = Table(dict(item), table.source, f"[[sensors.line]] {index}", error)
@@ -207,6 +219,7 @@ def parse_sensors(table: Table | None, error: type[InputError] = InputError) -> 
         button_lockout_ms=lockout,
         button_stuck_s=stuck,
         beam_blocked_s=blocked,
+        clock_reorder_ms=reorder,
         lines=tuple(lines),
     )
 

@@ -67,12 +67,19 @@ from controller.sensors.health import (
     HealthEvent,
     HealthMonitor,
 )
-from controller.sensors.lines import LineConfig, LineKind, Role, SensorSettings
+from controller.sensors.lines import (
+    DEFAULT_CLOCK_REORDER_MS,
+    LineConfig,
+    LineKind,
+    Role,
+    SensorSettings,
+)
 
-DEFAULT_REORDER_NS = 5_000_000
+DEFAULT_REORDER_NS = DEFAULT_CLOCK_REORDER_MS * 1_000_000
 """How long a clock table holds each event for an earlier edge of another line
 to arrive: edges of different lines may be delivered a little out of time order
-(each line's callback is its own), and near-simultaneous presses go by edge time."""
+(each line's callback is its own), and near-simultaneous presses go by edge time.
+``[sensors] clock_reorder_ms`` sets it."""
 
 CLOCK_SEATS = {Role.CLOCK_LEFT.value: Seat.LEFT, Role.CLOCK_RIGHT.value: Seat.RIGHT}
 CLOCK_ROLES = frozenset({*CLOCK_SEATS, Role.CLOCK_PAUSE.value})
@@ -175,6 +182,7 @@ class SensorPipeline:
         lockout_ns: int = DEFAULT_LOCKOUT_NS,
         beam_blocked_ns: int = DEFAULT_BEAM_BLOCKED_NS,
         button_stuck_ns: int = DEFAULT_BUTTON_STUCK_NS,
+        clock_reorder_ns: int = DEFAULT_REORDER_NS,
     ) -> SensorPipeline:
         """A pipeline over these lines; the fusion's geometry follows the
         wired beams (a ``*_b`` beam makes its gate a pair) unless ``config``
@@ -183,7 +191,12 @@ class SensorPipeline:
         lines = tuple(lines)
         beams = {line.role.value: line for line in lines if line.kind is LineKind.BEAM}
         if not beams and any(line.role.value in CLOCK_ROLES for line in lines):
-            return cls.for_clock(lines, lockout_ns=lockout_ns, button_stuck_ns=button_stuck_ns)
+            return cls.for_clock(
+                lines,
+                lockout_ns=lockout_ns,
+                button_stuck_ns=button_stuck_ns,
+                reorder_ns=clock_reorder_ns,
+            )
         if config is None:
             geometry = Geometry(start_pair="start_b" in beams, fault_pair="fault_b" in beams)
             config = FusionConfig(geometry=geometry)
@@ -240,6 +253,7 @@ class SensorPipeline:
             lockout_ns=settings.lockout_ns,
             beam_blocked_ns=settings.beam_blocked_ns,
             button_stuck_ns=settings.button_stuck_ns,
+            clock_reorder_ns=settings.clock_reorder_ns,
         )
 
     @property
