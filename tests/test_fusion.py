@@ -17,6 +17,8 @@ from controller.sensors.fusion import ACTIVE_LOW, HeadsAndTailsFusion
 from controller.sensors.geometry import FusionConfig, G, Geometry
 from controller.sensors.tossim import (
     CoinToss,
+    HandKind,
+    HandMove,
     SensorNoise,
     TossSimulator,
     TrueCrossing,
@@ -111,6 +113,56 @@ def test_single_beam_gate_uses_duration_only() -> None:
     hand = _classify([(0, True, 0), (0, False, 200 * MS)], config)
     assert [(c.kind, c.direction) for c in coin] == [(Kind.COIN, None)]
     assert [c.kind for c in hand] == [Kind.HAND]
+
+
+def _slow_down_pass(
+    lead: int, trail: int, span_a: int, config: FusionConfig = CFG
+) -> list[tuple[int, bool, int]]:
+    """Down through the pair, one pulse per beam: a from 0 to ``span_a``,
+    b from ``lead`` to ``span_a + trail``."""
+    return [(0, True, 0), (1, True, lead), (0, False, span_a), (1, False, span_a + trail)]
+
+
+def test_coin_timed_by_its_rotation_is_a_coin_of_unknown_speed() -> None:
+    # The tumbling coin hypothesis found, as the pair saw it: up through the
+    # pair, b clear again before a breaks (it was flat between the beams),
+    # 6.8 and 7.8 ms between the beams: 0.68 m/s, a 1/3 of its speed.
+    pulses = [(1, True, 0), (1, False, 6_339 * US), (0, True, 6_841 * US)]
+    pulses.append((0, False, 14_176 * US))
+    (c,) = _classify(pulses)
+    assert (c.kind, c.direction, c.speed_mps) == (Kind.COIN, Direction.UP, None)
+
+
+def test_shape_test_bounds_come_from_the_coin_size() -> None:
+    span, lag = CFG.tumble_span_max_ns, CFG.tumble_lag_max_ns
+    # Read too slow for the speed test (mean delay > spacing / 0.7 m/s).
+    assert 0.005 / (lag / 1e9) < 0.7 * CFG.coin_speed_min_mps
+    fits = _slow_down_pass(lag, lag, span)  # both beams busy exactly the longest
+    assert [(c.kind, c.speed_mps) for c in _classify(fits)] == [(Kind.COIN, None)]
+    too_long = _slow_down_pass(lag, lag, span + 100 * US)
+    slow_lead = _slow_down_pass(lag + 100 * US, lag, span - 200 * US)
+    slow_trail = _slow_down_pass(lag, lag + 100 * US, span - 200 * US)
+    for pulses in (too_long, slow_lead, slow_trail):
+        assert [c.kind for c in _classify(pulses)] == [Kind.HAND]
+    # Configurable: a table that only needs coins at 4 m/s and more.
+    fast = FusionConfig(tumble_speed_min_mps=4.0)
+    assert [c.kind for c in _classify(fits, fast)] == [Kind.HAND]
+
+
+def test_hand_dipping_in_slowly_and_pulled_out_sideways_is_not_a_coin() -> None:
+    # A hovering hand trembles down into a, then b (0.3 m/s: 17 ms between
+    # them), and is pulled away sideways: both beams clear at once, b 9 us
+    # after a. The pair reads 0.57 m/s; the beams were busy far too long and
+    # the lead far too slow for a coin at 2 m/s.
+    pulses = _slow_down_pass(17_590 * US, 9 * US, 38_597 * US)
+    assert [c.kind for c in _classify(pulses)] == [Kind.HAND]
+    # The same dip, shorter: still a lead no coin at 2 m/s makes.
+    assert [c.kind for c in _classify(_slow_down_pass(16 * MS, 9 * US, 17 * MS))] == [Kind.HAND]
+    # Two hands in the gate at once (benchmark): a dip into a, then b alone,
+    # no overlap, like the tumbling coin; an implied length of 4 mm, but
+    # beams busy and delays far too long for a coin at 2 m/s.
+    two = [(0, True, 0), (0, False, 17_406 * US), (1, True, 28_738 * US), (1, False, 29_818 * US)]
+    assert [c.kind for c in _classify(two)] == [Kind.HAND]
 
 
 def _run(edges: list[tuple[str, bool, int]], presses: list[Press] = ()) -> list[Event]:  # type: ignore[assignment]
@@ -264,3 +316,47 @@ def test_tumbling_coin_timed_by_its_rotation_is_still_a_coin() -> None:
     assert coins[0][1] is None  # untimed: the pair timed its rotation
     assert [type(e) for e in out] == [Toss, FaultLine]
     assert isinstance(out[0], Toss) and out[0].below_fault_line
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    gate=st.sampled_from(Gate),
+    kind=st.sampled_from(HandKind),
+    speed=st.floats(0.1, 3.0),
+    extent=st.floats(0.08, 0.30),
+    depth=st.floats(0.0, 0.01),
+    dwell=st.integers(0, 1_000_000_000),
+    gap=st.floats(0.001, 0.008),
+    seed=st.integers(0, 2**16),
+)
+# Hovering hands that dip into both beams and vanish (are pulled out
+# sideways): the pair reads them slow, like a tumbling coin (benchmark finds).
+@example(Gate.START, HandKind.HOVER, 1.36, 0.247, 0.0096, 327_621_222, 0.001, 823)
+@example(Gate.FAULT, HandKind.HOVER, 0.57, 0.22, 0.0099, 542_081_336, 0.0011, 2809)
+def test_no_hand_movement_is_a_coin(
+    gate: Gate,
+    kind: HandKind,
+    speed: float,
+    extent: float,
+    depth: float,
+    dwell: int,
+    gap: float,
+    seed: int,
+) -> None:
+    sim = TossSimulator(noise=SensorNoise(glitches_per_s=2.0), seed=seed)
+    move = HandMove(
+        gate=gate,
+        kind=kind,
+        t_ns=0,
+        speed_mps=speed,
+        extent_m=extent,
+        depth_m=depth * 3 if kind is HandKind.POKE else depth,  # a poke goes deeper
+        dwell_ns=dwell,
+        gap_m=gap,
+    )
+    seen: list[Crossing] = []
+    fusion = HeadsAndTailsFusion(active=ACTIVE_LOW, caller=lambda: "x", on_crossing=seen.append)
+    for edge in sim.hand(move).edges:
+        fusion.edge(edge)
+    fusion.tick(10**10)
+    assert not [c for c in seen if c.kind is Kind.COIN], (move, seen)

@@ -203,19 +203,16 @@ class GateClassifier:
         spin? Bounds from the coin's size alone (``docs/sensors.md``).
 
         A coin whose edges move as fast as it travels (flat at the line,
-        25 rev/s, 2 m/s) holds its leading or trailing edge near a beam and
-        the delays grow, but its beams stay busy no longer than its size
+        25 rev/s, 2 m/s) holds an edge near a beam and the delays between the
+        beams grow, but neither beam stays busy longer than the coin's size
         allows. A hand cannot do both: read that slow, it is a rigid object
-        going through slowly (beams busy for 100 ms and more), or one that
-        dips in slowly (a slow leading delay) and is pulled out sideways
-        (both beams clear at once).
+        going through slowly (beams busy 100 ms and more), or one that dips in
+        slowly (a leading delay of 15 ms and more) and is pulled out sideways.
         """
         cfg = self.config
         if speed >= cfg.coin_speed_min_mps * 0.7:
             return False  # only where the speed test failed low: a fast hand reads fast
-        if max(spans) > cfg.tumble_span_max_ns:
-            return False
-        return all(cfg.pair_lag_min_ns <= lag <= cfg.tumble_lag_max_ns for lag in (lead, trail))
+        return max(spans) <= cfg.tumble_span_max_ns and max(lead, trail) <= cfg.tumble_lag_max_ns
 
     def _classify_single(self, start: int, end: int, other: Crossing) -> Crossing:
         # One beam: duration is all there is. Direction and speed stay unknown.

@@ -10,8 +10,8 @@ at the fault line, z = ``start_above_fault_m`` at the start line, 1.2.1).
 (45, 45000)
 >>> round(cfg.rise_speed_min_mps, 2)
 1.4
->>> cfg.tumble_span_max_ns // 1000, cfg.tumble_lag_max_ns // 1000, cfg.pair_lag_min_ns // 1000
-(13500, 9000, 166)
+>>> cfg.tumble_span_max_ns // 1000, cfg.tumble_lag_max_ns // 1000
+(13500, 9000)
 """
 
 from __future__ import annotations
@@ -167,14 +167,6 @@ class FusionConfig:
         geo = self.geometry
         reach = geo.pair_spacing_m + (geo.coin_diameter_m - geo.coin_thickness_m) / 2
         return round((reach + self.tumble_slack_m) / self.tumble_speed_min_mps * 1e9)
-
-    @property
-    def pair_lag_min_ns(self) -> int:
-        """Shape test: the shortest delay between the two beams' first breaks
-        (or last clears): an edge moving no faster than ``coin_speed_max_mps``
-        takes that long from one beam to the other. A hand pulled out of the
-        gate sideways clears both beams at once."""
-        return round(self.geometry.pair_spacing_m / self.coin_speed_max_mps * 1e9)
 
     @property
     def rise_speed_min_mps(self) -> float:
