@@ -1,6 +1,6 @@
 """Benchmark: Heads & Tails fusion over simulated tosses with sensor noise.
 
-Run: ``.venv/bin/python bench/fusion.py [--tosses N] [--seed S]``. Prints the
+Run: ``.venv/bin/python -m bench.fusion [--tosses N] [--seed S]``. Prints the
 figures; ``bench/RESULTS.md`` records them with the machine.
 
 Each toss: a tumbling coin passing the fault line at 2 to 6 m/s (15 % tossed
