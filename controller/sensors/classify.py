@@ -12,6 +12,11 @@ Two facts make the pair robust (``docs/sensors.md``):
 - An object that goes *through* the gate leaves by the other beam than the one
   it came in by; a finger that dips in and withdraws leaves by the same beam.
 
+The pair's speed tells a coin from a hand (speed x span fits a coin). A coin
+tumbling as fast as it travels can make the pair time its rotation and read
+far too slow; such a passage is still a coin if its timing fits a coin of at
+least ``tumble_speed_min_mps`` whatever its spin (the *shape test*).
+
 >>> cfg = FusionConfig()
 >>> gate = GateClassifier(Gate.FAULT, cfg)
 >>> for beam, broken, t in [(0, True, 0), (1, True, 1_250_000),
@@ -207,7 +212,7 @@ class GateClassifier:
         beams grow, but neither beam stays busy longer than the coin's size
         allows. A hand cannot do both: read that slow, it is a rigid object
         going through slowly (beams busy 100 ms and more), or one that dips in
-        slowly (a leading delay of 15 ms and more) and is pulled out sideways.
+        slowly (16 ms and more from beam to beam) and is pulled out sideways.
         """
         cfg = self.config
         if speed >= cfg.coin_speed_min_mps * 0.7:
