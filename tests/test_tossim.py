@@ -74,3 +74,14 @@ def test_hand_poke_breaks_upper_beam_first_and_leaves_it_last() -> None:
     edges = sim.hand(move).edges
     assert [e.line for e in edges] == ["start_a", "start_b", "start_b", "start_a"]
     assert edges[-1].t_ns - edges[0].t_ns > 50_000_000
+
+
+def test_coin_flat_at_the_line_spinning_25_rev_s_lies_between_the_beams() -> None:
+    # Why a pair can time a coin's rotation: at 25 rev/s the edges of a 24 mm
+    # coin move at 1.9 m/s, as fast as the coin travels at 2 m/s. Flat at the
+    # fault line on its way up, it clears the lower beam before it breaks the
+    # upper one: for a moment it lies between the beams, 5 mm apart.
+    sim = TossSimulator(noise=SensorNoise.none())
+    shot = sim.coin(toss_for_fault_speed(0, 2.0, -0.25, spin_hz=25.0, phase_rad=0.0))
+    up = [(e.line, e.level) for e in shot.edges if e.line.startswith("fault")][:4]
+    assert up == [("fault_b", False), ("fault_b", True), ("fault_a", False), ("fault_a", True)]

@@ -12,6 +12,11 @@ Two facts make the pair robust (``docs/sensors.md``):
 - An object that goes *through* the gate leaves by the other beam than the one
   it came in by; a finger that dips in and withdraws leaves by the same beam.
 
+The pair's speed tells a coin from a hand (speed x span fits a coin). A coin
+tumbling as fast as it travels can make the pair time its rotation and read
+far too slow; such a passage is still a coin if its timing fits a coin of at
+least ``tumble_speed_min_mps`` whatever its spin (the *shape test*).
+
 >>> cfg = FusionConfig()
 >>> gate = GateClassifier(Gate.FAULT, cfg)
 >>> for beam, broken, t in [(0, True, 0), (1, True, 1_250_000),
@@ -55,7 +60,8 @@ class Direction(StrEnum):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Crossing:
     """One classified passage at a gate. ``t_ns`` is its first break;
-    ``direction`` and ``speed_mps`` are known for a coin through a pair."""
+    ``direction`` is known for a coin through a pair, and ``speed_mps`` too
+    unless the coin tumbled so fast that the pair timed its rotation."""
 
     gate: Gate
     kind: Kind
@@ -167,28 +173,51 @@ class GateClassifier:
         last_a, last_b = a.pulses[-1][1], b.pulses[-1][1]
         if first_a == first_b or (first_a < first_b) != (last_a < last_b):
             return other  # left by the beam it came in by: dipped in and out
-        down = first_a < first_b
         lead, trail = abs(first_b - first_a), abs(last_b - last_a)
         # Averaging the leading and trailing delays times the coin's middle,
         # which tumbling moves far less than its lowest point.
         speed = self.config.geometry.pair_spacing_m / ((lead + trail) / 2e9)
-        length = speed * max(last_a - first_a, last_b - first_b) / 1e9
-        cfg = self.config
-        # A tumbling coin's lowest point can lag its middle by up to a radius,
-        # so the pair can read a coin well below its speed: allow 30 % here;
-        # a hand, which does not tumble, still fails the length test.
-        if not cfg.coin_speed_min_mps * 0.7 <= speed <= cfg.coin_speed_max_mps:
-            return other
-        if length > cfg.coin_length_max_m:
-            return other
+        spans = (last_a - first_a, last_b - first_b)
+        measured: float | None = round(speed, 3)
+        if not self._timed_coin(speed, max(spans)):
+            if not self._tumbling_coin(speed, spans, lead, trail):
+                return other
+            measured = None  # the pair timed the coin's rotation, not its travel
         return Crossing(
             gate=self.gate,
             kind=Kind.COIN,
             t_ns=start,
             end_ns=end,
-            direction=Direction.DOWN if down else Direction.UP,
-            speed_mps=round(speed, 3),
+            direction=Direction.DOWN if first_a < first_b else Direction.UP,
+            speed_mps=measured,
         )
+
+    def _timed_coin(self, speed: float, span: int) -> bool:
+        """The pair's speed is a coin's, and speed x span fits a coin."""
+        cfg = self.config
+        # A tumbling coin's lowest point can lag its middle by up to a radius,
+        # so the pair can read a coin well below its speed: allow 30 % here;
+        # a hand, which does not tumble, still fails the length test.
+        if not cfg.coin_speed_min_mps * 0.7 <= speed <= cfg.coin_speed_max_mps:
+            return False
+        return speed * span / 1e9 <= cfg.coin_length_max_m
+
+    def _tumbling_coin(self, speed: float, spans: tuple[int, int], lead: int, trail: int) -> bool:
+        """The shape test, for a passage the pair reads too slow for a coin:
+        does it fit a coin of at least ``tumble_speed_min_mps``, whatever its
+        spin? Bounds from the coin's size alone (``docs/sensors.md``).
+
+        A coin whose edges move as fast as it travels (flat at the line,
+        25 rev/s, 2 m/s) holds an edge near a beam and the delays between the
+        beams grow, but neither beam stays busy longer than the coin's size
+        allows. A hand cannot do both: read that slow, it is a rigid object
+        going through slowly (beams busy 100 ms and more), or one that dips in
+        slowly (16 ms and more from beam to beam) and is pulled out sideways.
+        """
+        cfg = self.config
+        if speed >= cfg.coin_speed_min_mps * 0.7:
+            return False  # only where the speed test failed low: a fast hand reads fast
+        return max(spans) <= cfg.tumble_span_max_ns and max(lead, trail) <= cfg.tumble_lag_max_ns
 
     def _classify_single(self, start: int, end: int, other: Crossing) -> Crossing:
         # One beam: duration is all there is. Direction and speed stay unknown.

@@ -10,6 +10,8 @@ at the fault line, z = ``start_above_fault_m`` at the start line, 1.2.1).
 (45, 45000)
 >>> round(cfg.rise_speed_min_mps, 2)
 1.4
+>>> cfg.tumble_span_max_ns // 1000, cfg.tumble_lag_max_ns // 1000
+(13500, 9000)
 """
 
 from __future__ import annotations
@@ -88,8 +90,19 @@ class FusionConfig:
       (2.1.5); ``None`` leaves 2.1.5 to the spotter.
     - ``apex_max_m``: the highest a toss goes above the start line; bounds how
       long a coin can be in the air before any gate sees it.
-    - ``single_beam_speed_mps``: the speed assumed at a single-beam start gate
-      (no pair, no measured speed) to date the toss.
+    - ``single_beam_speed_mps``: the speed assumed where a gate measures none
+      (a single-beam gate, or a tumbling coin the pair could not time) to
+      date the toss.
+    - ``tumble_speed_min_mps``: the slowest coin the *shape test* accepts.
+      A coin tumbling so fast that its edges move as fast as it travels
+      (r x omega = 1.9 m/s at 25 rev/s) makes the pair time its rotation, not
+      its travel, and read far too slow; the shape test then asks instead
+      whether the passage fits a coin of at least this speed (derived bounds
+      below). 2 m/s is the slowest fall the design must catch; slower coins
+      only occur near the apex.
+    - ``tumble_slack_m``: added to the coin's lengths in the shape test for
+      its change of speed while it crosses (g x 13 ms = 0.13 m/s, about
+      1 mm at 2 m/s) and the receiver's delays and jitter.
     """
 
     geometry: Geometry = field(default_factory=Geometry)
@@ -102,10 +115,16 @@ class FusionConfig:
     rise_min_m: float | None = 0.10
     apex_max_m: float = 1.5
     single_beam_speed_mps: float = 3.0
+    tumble_speed_min_mps: float = 2.0
+    tumble_slack_m: float = 0.002
 
     def __post_init__(self) -> None:
         if not 0 < self.coin_speed_min_mps < self.coin_speed_max_mps:
             raise ValueError("coin speeds: 0 < min < max")
+        if not 0 < self.tumble_speed_min_mps < self.coin_speed_max_mps:
+            raise ValueError("tumbling coin speed: 0 < tumble_speed_min < coin_speed_max")
+        if self.tumble_slack_m < 0:
+            raise ValueError("tumble_slack_m must not be negative")
         if self.glitch_max_ns < 0 or self.touch_min_ns < 0 or self.apex_max_m <= 0:
             raise ValueError("durations and heights must not be negative")
 
@@ -127,6 +146,27 @@ class FusionConfig:
         several times while its 24 mm envelope is over it, so pulses closer
         than one coin span are one passage."""
         return self.coin_span_max_ns
+
+    @property
+    def tumble_span_max_ns(self) -> int:
+        """Shape test: the longest a coin at ``tumble_speed_min_mps`` keeps one
+        beam busy, first break to last clear, however it tumbles: the beam is
+        broken only while the centre is within a radius (+ half the beam) of
+        it, and the centre moves on at the coin's speed."""
+        geo = self.geometry
+        reach = geo.coin_diameter_m + geo.beam_width_m + self.tumble_slack_m
+        return round(reach / self.tumble_speed_min_mps * 1e9)
+
+    @property
+    def tumble_lag_max_ns(self) -> int:
+        """Shape test: the longest delay between the two beams' first breaks
+        (or last clears) for a coin at ``tumble_speed_min_mps``. Meanwhile the
+        centre moves the spacing less what the coin's half-extent can change
+        (radius - half thickness), so at most spacing + radius - half
+        thickness."""
+        geo = self.geometry
+        reach = geo.pair_spacing_m + (geo.coin_diameter_m - geo.coin_thickness_m) / 2
+        return round((reach + self.tumble_slack_m) / self.tumble_speed_min_mps * 1e9)
 
     @property
     def rise_speed_min_mps(self) -> float:
