@@ -114,3 +114,12 @@ def test_toss_physics_expands_deterministically() -> None:
     one = parse_scenario(_doc(entry), "a.toml").sensor_inputs[0].edges
     two = parse_scenario(_doc(entry), "a.toml").sensor_inputs[0].edges
     assert one == two and len(one) >= 8
+
+
+def test_the_shape_test_is_tunable_from_a_scenario() -> None:
+    s = parse_scenario(_doc(sensors={"tumble_speed_min": 2.5, "tumble_slack_mm": 3}), "t.toml")
+    assert s.sensors is not None
+    assert s.sensors.config.tumble_speed_min_mps == 2.5
+    assert s.sensors.config.tumble_slack_m == 0.003
+    with pytest.raises(ScenarioError, match="tumble"):
+        parse_scenario(_doc(sensors={"tumble_speed_min": 31.0}), "t.toml")

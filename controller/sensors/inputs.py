@@ -156,6 +156,10 @@ def _config(table: Table, geometry: Geometry) -> FusionConfig:
             touch_min_ns=round(table.number("touch_min_ms", 5.0, minimum=0.0) * MS),
             coin_speed_min_mps=table.number("coin_speed_min", base.coin_speed_min_mps, minimum=0.1),
             coin_speed_max_mps=table.number("coin_speed_max", base.coin_speed_max_mps, minimum=0.1),
+            tumble_speed_min_mps=table.number(
+                "tumble_speed_min", base.tumble_speed_min_mps, minimum=0.1
+            ),
+            tumble_slack_m=_mm(table, "tumble_slack_mm", base.tumble_slack_m, 0.0),
             hand_above_line_m=_mm(table, "hand_above_line_mm", base.hand_above_line_m, 0.0),
             rise_min_m=rise / 1000 if rise > 0 else None,
             apex_max_m=_mm(table, "apex_max_mm", base.apex_max_m, 10.0),
