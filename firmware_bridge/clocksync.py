@@ -57,33 +57,6 @@ class Sample:
     received_ns: int
 
 
-TANGENT_AT = 0.8
-
-
-def _tangent(hull: list[tuple[int, int]], at: float, nominal: float) -> tuple[float, float]:
-    """The hull's edge over ``at`` as (slope, value at x=0)."""
-    for (x0, y0), (x1, y1) in zip(hull, hull[1:], strict=False):
-        if x0 <= at <= x1 and x1 > x0:
-            slope = (y1 - y0) / (x1 - x0)
-            return slope, y0 - slope * x0
-    x0, y0 = hull[-1]
-    return nominal, y0 - nominal * x0
-
-
-def _cross(o: tuple[int, int], a: tuple[int, int], b: tuple[int, int]) -> int:
-    return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
-
-
-def _hull(points: list[tuple[int, int]], upper: bool) -> list[tuple[int, int]]:
-    """The upper (or lower) convex hull of points sorted by x (monotone chain)."""
-    hull: list[tuple[int, int]] = []
-    for p in points:
-        while len(hull) >= 2 and (_cross(hull[-2], hull[-1], p) >= 0) == upper:
-            hull.pop()
-        hull.append(p)
-    return hull
-
-
 class ClockSync:
     """The mapping ``mcu_us`` -> ``mono_ns`` of one microcontroller boot."""
 
@@ -175,15 +148,27 @@ class ClockSync:
         self._ref, self._slope, self._offset = (x_ref, y_ref), slope, (low + high) / 2
 
     def _regression(self) -> float:
-        """Least squares slope of the midpoints over the whole window (drift)."""
-        x0, y0 = self.samples[0].mcu_us, self.samples[0].sent_ns
-        xs = [s.mcu_us - x0 for s in self.samples]
-        ys = [(s.sent_ns + s.received_ns) / 2 - y0 for s in self.samples]
-        n = len(xs)
-        mx, my = sum(xs) / n, sum(ys) / n
-        sxx = sum((x - mx) ** 2 for x in xs)
-        if sxx == 0:
-            return self.nominal
-        slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / sxx
-        span = self.nominal * MAX_DRIFT_PPM * 1e-6
-        return min(max(slope, self.nominal - span), self.nominal + span)
+        """The drift: least squares through the middles of the quicker half of
+        the exchanges. A slow exchange (queued behind a burst of resends) has
+        a middle that may sit far from the true time; the quick ones cannot."""
+        rtts = sorted(s.received_ns - s.sent_ns for s in self.samples)
+        limit = rtts[len(rtts) // 2]
+        first = self.samples[0]
+        points = [
+            (float(s.mcu_us - first.mcu_us), (s.sent_ns + s.received_ns) / 2 - first.sent_ns)
+            for s in self.samples
+            if s.received_ns - s.sent_ns <= limit
+        ]
+        return _least_squares(points, self.nominal) if len(points) >= 3 else self.nominal
+
+
+def _least_squares(points: list[tuple[float, float]], nominal: float) -> float:
+    n = len(points)
+    mx = sum(x for x, _ in points) / n
+    my = sum(y for _, y in points) / n
+    sxx = sum((x - mx) ** 2 for x, _ in points)
+    if sxx <= 0:
+        return nominal
+    slope = sum((x - mx) * (y - my) for x, y in points) / sxx
+    span = nominal * MAX_DRIFT_PPM * 1e-6
+    return min(max(slope, nominal - span), nominal + span)

@@ -161,7 +161,7 @@ class Firmware:
             self._queue_edge(pin, level, self._extend(ticks))
         data = self.hw.read()
         if data:
-            for seq, kind, payload in self.decoder.feed(data):
+            for _seq, kind, payload in self.decoder.feed(data):
                 self._handle(kind, payload)
         if self.connected:
             self._retransmit_due(now)

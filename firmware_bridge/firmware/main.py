@@ -86,8 +86,8 @@ def main() -> None:
         pins.append(machine.Pin(gpio, machine.Pin.IN, pull))
     firmware = Firmware(board, PINS, boot_id)
     trigger = machine.Pin.IRQ_RISING | machine.Pin.IRQ_FALLING
-    for pin, (gpio, _) in zip(pins, PINS):
-        pin.irq(handler=_handler(firmware.ring, gpio), trigger=trigger, hard=True)
+    for index, (gpio, _) in enumerate(PINS):
+        pins[index].irq(handler=_handler(firmware.ring, gpio), trigger=trigger, hard=True)
     while True:
         firmware.poll()
 

@@ -47,7 +47,7 @@ def pack_edges(edges: list[tuple[int, int, int]]) -> bytes:
 def unpack_edges(payload: bytes) -> list[tuple[int, int, int]]:
     """The inverse of :func:`pack_edges`; raises ValueError on a bad length."""
     if not payload or len(payload) % EDGE_SIZE:
-        raise ValueError("edges payload of %d bytes" % len(payload))
+        raise ValueError("edges payload of " + str(len(payload)) + " bytes")
     out = []
     for i in range(0, len(payload), EDGE_SIZE):
         byte, t_us = struct.unpack_from("<BI", payload, i)
