@@ -23,7 +23,8 @@ from firmware_bridge.clocksync import ClockSync
 from firmware_bridge.firmware.core import seq_before
 
 MS = 1_000_000
-WARMUP_QUERIES = 250
+WARMUP_QUERIES = 250  # quick queries after a (re)boot: five seconds at 50 a second
+UP_AFTER_QUERIES = 10  # queries before edges flow: 0.2 s after a board boots
 WARMUP_INTERVAL_NS = 20 * MS
 QUERY_INTERVAL_NS = 100 * MS
 SILENCE_NS = 3000 * MS  # no frame for this long while up: the link is lost
@@ -217,7 +218,7 @@ class HostSession:
         self.state = LinkState.SYNCING
         self._pending = _Pending(next_query_ns=rx_ns)
         if same_boot and self.clock.synced:
-            self._pending.warmup_left = 0
+            self._pending.warmup_left = UP_AFTER_QUERIES - WARMUP_QUERIES  # sync kept: no warm-up
         return [p.ack(self.expected)]
 
     def _check(self, msg: p.Identity) -> str:
@@ -263,7 +264,8 @@ class HostSession:
         self._rto.sample(rx_ns - sent)
         if not self.clock.add(sent, msg.t_us, rx_ns):
             self.counters.clock_outliers += 1
-        if self.state is LinkState.SYNCING and self._pending.warmup_left <= 0:
+        answered = WARMUP_QUERIES - self._pending.warmup_left
+        if self.state is LinkState.SYNCING and answered >= UP_AFTER_QUERIES:
             self._up(rx_ns)
 
     def _up(self, now_ns: int) -> None:

@@ -162,6 +162,10 @@ class SimBridge:
             elif self.on_health is not None:
                 self.on_health(_health(item))
 
+    def _truth_of(self, event: EdgeEvent) -> int:
+        """The true time of an edge just delivered (``record_truth`` only)."""
+        return self.delivered[-1][1] if self.delivered else -1
+
     def _edge(self, item: MappedEdge) -> None:
         self._seq += 1
         event = EdgeEvent(line=item.line, level=item.level, t_ns=item.t_ns, seq=self._seq)
