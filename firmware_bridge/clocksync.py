@@ -43,6 +43,8 @@ MASK32 = (1 << 32) - 1
 HALF32 = 1 << 31
 DEFAULT_WINDOW = 3000  # samples: five minutes at ten a second
 DEFAULT_OFFSET_WINDOW_S = 30.0
+MIN_OFFSET_WINDOW_US = 1_000_000
+REGRESSION_EVERY_US = 1_000_000
 MAX_DRIFT_PPM = 1000.0  # the slope search range; crystals are within 50-200 ppm
 DEFAULT_OUTLIER_NS = 5_000_000
 RESET_AFTER = 3  # consecutive outliers that mean the counter jumped
@@ -78,6 +80,7 @@ class ClockSync:
         self._slope = self.nominal
         self._ref = (0, 0)  # (mcu_us, mono_ns) the fit is relative to
         self._offset = 0.0
+        self._regressed_at = -(1 << 62)
 
     @property
     def synced(self) -> bool:
@@ -119,6 +122,7 @@ class ClockSync:
             if len(self._suspects) < RESET_AFTER:
                 return False
             self.samples.clear()  # the counter jumped: start again from the suspects
+            self._regressed_at = -(1 << 62)
             for suspect in self._suspects:
                 self.samples.append(suspect)
         else:
@@ -141,8 +145,18 @@ class ClockSync:
     def _fit(self) -> None:
         newest = self.samples[-1]
         x_ref, y_ref = newest.mcu_us, newest.sent_ns
-        slope = self._regression() if len(self.samples) >= 3 else self.nominal
-        recent = [s for s in self.samples if x_ref - s.mcu_us <= self.offset_window_us]
+        if len(self.samples) < 3:
+            slope = self.nominal
+        elif x_ref - self._regressed_at >= REGRESSION_EVERY_US or len(self.samples) < 100:
+            slope = self._regression()  # the drift moves slowly: once a second will do
+            self._regressed_at = x_ref
+        else:
+            slope = self._slope
+        # Early on the drift is known only roughly, and its error grows with
+        # the age of the samples the offset rests on: use the newer quarter.
+        span = x_ref - self.samples[0].mcu_us
+        window = min(self.offset_window_us, max(span // 4, MIN_OFFSET_WINDOW_US))
+        recent = [s for s in self.samples if x_ref - s.mcu_us <= window]
         low = max(s.sent_ns - y_ref - slope * (s.mcu_us - x_ref) for s in recent)
         high = min(s.received_ns - y_ref - slope * (s.mcu_us - x_ref) for s in recent)
         self._ref, self._slope, self._offset = (x_ref, y_ref), slope, (low + high) / 2

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import queue
+import tempfile
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -104,6 +105,7 @@ class BridgeEdgeSource:
         self._generation = 0
         self._crc_base = (0, 0)
         self._next_open = 0.0
+        self.simulated: Any = None  # the PtyMcu behind bridge = "sim", closed with us
         self._open(_open_port(port))
         self._reader = threading.Thread(target=self._read_loop, name="bridge-reader", daemon=True)
         self._link = threading.Thread(target=self._link_loop, name="bridge-link", daemon=True)
@@ -137,6 +139,8 @@ class BridgeEdgeSource:
             if thread is not None and thread.is_alive():
                 thread.join(timeout=2)
         self._close_port()
+        if self.simulated is not None:
+            self.simulated.close()
 
     def counters(self) -> Counters:
         """The link's counters (CRC errors, resends, sequence gaps...)."""
@@ -270,3 +274,25 @@ class BridgeEdgeSource:
         self.on_health(
             HealthEvent(t_ns=change.t_ns, sensor=LINK_SENSOR, ok=change.up, detail=detail)
         )
+
+
+def open_bridge_source(
+    config: Any, *, clock: Clock, on_health: HealthSink | None = None
+) -> BridgeEdgeSource:
+    """The bridge a service config names: ``[hardware] bridge`` is the board's
+    port, or ``"sim"`` for a simulated board (100 ppm drift, 0-2 ms jitter)
+    behind a pty pair in this process, which lives as long as the source."""
+    lines = config.sensors.lines
+    if config.bridge != "sim":
+        return BridgeEdgeSource(lines, config.bridge, clock=clock, on_health=on_health)
+    from firmware_bridge.simmcu import LinkNoise, PtyMcu
+
+    folder = Path(tempfile.mkdtemp(prefix="tableref-simmcu-"))
+    mcu = PtyMcu(folder / "usb-tableref-sim-mcu", drift_ppm=100.0, noise=LinkNoise())
+    try:
+        source = BridgeEdgeSource(lines, str(mcu.link), clock=clock, on_health=on_health)
+    except BaseException:
+        mcu.close()
+        raise
+    source.simulated = mcu
+    return source

@@ -23,7 +23,7 @@ from firmware_bridge.clocksync import ClockSync
 from firmware_bridge.firmware.core import seq_before
 
 MS = 1_000_000
-WARMUP_QUERIES = 250  # quick queries after a (re)boot: five seconds at 50 a second
+WARMUP_QUERIES = 3000  # quick queries after a (re)boot: a minute at 50 a second
 UP_AFTER_QUERIES = 10  # queries before edges flow: 0.2 s after a board boots
 WARMUP_INTERVAL_NS = 20 * MS
 QUERY_INTERVAL_NS = 100 * MS

@@ -76,6 +76,18 @@ def encode(seq: int, kind: int, payload: bytes) -> bytes:
     return bytes(frame)
 
 
+def _valid_after(buf: bytes) -> int:
+    """Where a complete frame with a good CRC starts after ``buf[0]``, or -1."""
+    start = buf.find(b"\x7e", 1)
+    while start >= 0 and start + OVERHEAD <= len(buf):
+        end = start + buf[start + 1] + OVERHEAD
+        if buf[start + 1] <= MAX_PAYLOAD and end <= len(buf):
+            if crc16(buf, start + 1, end - TRAILER) == buf[end - 2] | (buf[end - 1] << 8):
+                return start
+        start = buf.find(b"\x7e", start + 1)
+    return -1
+
+
 class Decoder:
     """A streaming decoder: bytes in, ``(seq, type, payload)`` tuples out.
 
@@ -113,7 +125,14 @@ class Decoder:
                 continue
             end = length + OVERHEAD
             if len(buf) < end:
-                break
+                # Complete, or the sync was garbage whose "length" swallows real
+                # frames: a valid frame later in the buffer means the latter.
+                later = _valid_after(buf)
+                if later < 0:
+                    break
+                self.skipped += later
+                buf = buf[later:]
+                continue
             if crc16(buf, 1, end - TRAILER) != buf[end - 2] | (buf[end - 1] << 8):
                 self.crc_errors += 1
                 self.skipped += 1
