@@ -81,9 +81,9 @@ def _valid_after(buf: bytes) -> int:
     start = buf.find(b"\x7e", 1)
     while start >= 0 and start + OVERHEAD <= len(buf):
         end = start + buf[start + 1] + OVERHEAD
-        if buf[start + 1] <= MAX_PAYLOAD and end <= len(buf):
-            if crc16(buf, start + 1, end - TRAILER) == buf[end - 2] | (buf[end - 1] << 8):
-                return start
+        fits = buf[start + 1] <= MAX_PAYLOAD and end <= len(buf)
+        if fits and crc16(buf, start + 1, end - TRAILER) == buf[end - 2] | (buf[end - 1] << 8):
+            return start
         start = buf.find(b"\x7e", start + 1)
     return -1
 
