@@ -115,6 +115,7 @@ class _Pending:
     next_token: int = 0
     next_query_ns: int = 0
     warmup_left: int = WARMUP_QUERIES
+    sent: int = 0  # queries sent in this session
     nak_at: dict[int, int] = field(default_factory=dict)  # expected seq -> when NAKed
 
 
@@ -218,7 +219,9 @@ class HostSession:
         self.state = LinkState.SYNCING
         self._pending = _Pending(next_query_ns=rx_ns)
         if same_boot and self.clock.synced:
-            self._pending.warmup_left = UP_AFTER_QUERIES - WARMUP_QUERIES  # sync kept: no warm-up
+            # The sync is kept, but edges buffered during the outage are mapped
+            # better with a few samples after it (between, not beyond, samples).
+            self._pending.warmup_left = UP_AFTER_QUERIES
         return [p.ack(self.expected)]
 
     def _check(self, msg: p.Identity) -> str:
@@ -264,8 +267,7 @@ class HostSession:
         self._rto.sample(rx_ns - sent)
         if not self.clock.add(sent, msg.t_us, rx_ns):
             self.counters.clock_outliers += 1
-        answered = WARMUP_QUERIES - self._pending.warmup_left
-        if self.state is LinkState.SYNCING and answered >= UP_AFTER_QUERIES:
+        if self.state is LinkState.SYNCING and self._pending.sent >= UP_AFTER_QUERIES:
             self._up(rx_ns)
 
     def _up(self, now_ns: int) -> None:
@@ -365,5 +367,6 @@ class HostSession:
         pending.queries[token] = now_ns
         warm = pending.warmup_left > 0
         pending.warmup_left -= 1
+        pending.sent += 1
         pending.next_query_ns = now_ns + (WARMUP_INTERVAL_NS if warm else self.query_interval_ns)
         return [p.clock_query(token)]

@@ -66,6 +66,7 @@ class SimBridge:
         self.on_health = on_health
         self._sink: EdgeSink | None = None
         self._seq = 0
+        self._was_up = False
         self._edges: list[tuple[int, int, int]] = []  # (true t_ns, gpio, level), in order
         self._plugged = True
         self._connect_at: int | None = origin_ns
@@ -159,6 +160,8 @@ class SimBridge:
         for item in self.session.take():
             if isinstance(item, MappedEdge):
                 self._edge(item)
+            elif item.up and not self._was_up:
+                self._was_up = True  # the first link-up is start-up, not a recovery
             elif self.on_health is not None:
                 self.on_health(_health(item))
 
