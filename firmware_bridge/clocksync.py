@@ -36,6 +36,7 @@ True
 
 from __future__ import annotations
 
+import itertools
 from collections import deque
 from dataclasses import dataclass
 
@@ -156,7 +157,9 @@ class ClockSync:
         # the age of the samples the offset rests on: use the newer quarter.
         span = x_ref - self.samples[0].mcu_us
         window = min(self.offset_window_us, max(span // 4, MIN_OFFSET_WINDOW_US))
-        recent = [s for s in self.samples if x_ref - s.mcu_us <= window]
+        recent = list(
+            itertools.takewhile(lambda s: x_ref - s.mcu_us <= window, reversed(self.samples))
+        )
         low = max(s.sent_ns - y_ref - slope * (s.mcu_us - x_ref) for s in recent)
         high = min(s.received_ns - y_ref - slope * (s.mcu_us - x_ref) for s in recent)
         self._ref, self._slope, self._offset = (x_ref, y_ref), slope, (low + high) / 2

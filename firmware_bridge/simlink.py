@@ -25,6 +25,7 @@ from collections.abc import Callable, Mapping
 from controller.sensors.edges import EdgeEvent, EdgeSink
 from controller.sensors.health import HealthEvent
 from firmware_bridge.firmware.framing import Decoder
+from firmware_bridge.firmware.messages import PULL_UP
 from firmware_bridge.session import HostSession, LinkChange, MappedEdge
 from firmware_bridge.simmcu import Channel, LinkNoise, SimMcu
 
@@ -56,7 +57,10 @@ class SimBridge:
         rng = random.Random(seed)
         self.noise = noise or LinkNoise()
         start = {self.gpio[r]: int(v) for r, v in (levels or {}).items()}
-        self.mcu = SimMcu(drift_ppm=drift_ppm, levels=start, counter_start_us=rng.randrange(2**32))
+        pins = [(gpio, PULL_UP) for gpio in sorted(self.lines)]  # the board watches our lines
+        self.mcu = SimMcu(
+            drift_ppm=drift_ppm, levels=start, pins=pins, counter_start_us=rng.randrange(2**32)
+        )
         self.up = Channel(self.noise, rng)  # board -> host
         self.down = Channel(self.noise, rng)  # host -> board
         self.session = HostSession(self.lines)
@@ -113,13 +117,14 @@ class SimBridge:
     def advance_to(self, t_ns: int) -> None:
         """Run everything that happens up to ``t_ns``."""
         while True:
-            due = self._next_due()
+            due = self.next_due()
             if due is None or due > t_ns:
                 break
             self._step(due)
         self.now_ns = max(self.now_ns, t_ns)
 
-    def _next_due(self) -> int | None:
+    def next_due(self) -> int | None:
+        """When something next happens on the board, the cable or the host."""
         times = [
             self._edges[0][0] if self._edges else None,
             self._connect_at,
