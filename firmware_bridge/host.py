@@ -234,7 +234,13 @@ class BridgeEdgeSource:
             return
         with self._lock:
             frames = self.session.poll(now)
+            given_up = self.session.state is LinkState.DOWN
         self._write(frames)
+        if given_up:  # silence, or no answer to IDENTIFY: reopen the port
+            self._close_port()
+            with self._lock:
+                self._generation += 1
+            self._next_open = now + REOPEN_INTERVAL_S * 1e9
 
     def _sync_decoder_counts(self) -> None:
         crc, skipped = self._crc_base

@@ -32,6 +32,7 @@ RTO_MIN_NS = 10 * MS
 RTO_MAX_NS = 1000 * MS
 RTO_INITIAL_NS = 100 * MS
 QUERY_EXPIRY_NS = 1000 * MS
+IDENTIFY_TRIES = 6  # then the port is closed and opened again
 
 
 class LinkState(StrEnum):
@@ -346,6 +347,9 @@ class HostSession:
         """Timers: identify retries, clock queries, silence."""
         pending = self._pending
         if self.state is LinkState.IDENTIFYING and pending.identify_at is not None:
+            if now_ns >= pending.identify_at and pending.identify_tries >= IDENTIFY_TRIES:
+                self.disconnect(now_ns, "the board does not answer IDENTIFY")
+                return []
             if now_ns >= pending.identify_at:
                 pending.identify_tries += 1
                 self.counters.host_resends += 1
@@ -356,9 +360,11 @@ class HostSession:
         if self.state not in (LinkState.SYNCING, LinkState.UP):
             return []
         if now_ns - self._last_rx >= SILENCE_NS:
+            # The owner sees DOWN and reopens the port: a board reset by its
+            # watchdog comes back as a new USB device.
             silent = (now_ns - self._last_rx) / 1e9
             self.disconnect(now_ns, f"no answer from the board for {silent:.1f} s")
-            return self.connect(now_ns)
+            return []
         if now_ns < pending.next_query_ns:
             return []
         pending.queries = {t: s for t, s in pending.queries.items() if now_ns - s < QUERY_EXPIRY_NS}

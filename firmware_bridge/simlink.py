@@ -26,7 +26,7 @@ from controller.sensors.edges import EdgeEvent, EdgeSink
 from controller.sensors.health import HealthEvent
 from firmware_bridge.firmware.framing import Decoder
 from firmware_bridge.firmware.messages import PULL_UP
-from firmware_bridge.session import HostSession, LinkChange, MappedEdge
+from firmware_bridge.session import HostSession, LinkChange, LinkState, MappedEdge
 from firmware_bridge.simmcu import Channel, LinkNoise, SimMcu
 
 MS = 1_000_000
@@ -150,6 +150,8 @@ class SimBridge:
             for seq, kind, payload in self.decoder.feed(self.up.take(now)):
                 self._host_send(self.session.receive(seq, kind, payload, now))
             self._host_send(self.session.poll(now))
+            if self.session.state is LinkState.DOWN and self._connect_at is None:
+                self._connect_at = now + REPLUG_DETECT_NS  # the host reopens the port
         due = self.mcu.retransmit_due_ns(now - self.origin_ns)
         busy = (
             self.mcu.firmware.pending or self.mcu.firmware.ring.head != self.mcu.firmware.ring.tail

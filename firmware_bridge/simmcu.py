@@ -141,7 +141,10 @@ class Channel:
         return out
 
     def clear(self) -> None:
+        """Drop what is in flight (an unplug); order starts afresh, since a
+        rebooted board's clock starts again from zero."""
         self._queue.clear()
+        self._last = 0
 
 
 class PtyMcu:
@@ -172,6 +175,13 @@ class PtyMcu:
         self.replug()
         self._thread.start()
 
+    def set_noise(self, noise: LinkNoise) -> None:
+        """Change what the cable does from now on."""
+        with self._lock:
+            self.noise = noise
+            self._to_mcu.noise = noise
+            self._to_host.noise = noise
+
     def now_ns(self) -> int:
         """True time since the board booted (the simulation's own clock)."""
         return time.monotonic_ns() - self._epoch_ns
@@ -193,6 +203,8 @@ class PtyMcu:
 
     def replug(self, *, reboot: bool = False) -> None:
         """Plug the cable back in (a new pty, the link pointing at it)."""
+        if self._master is not None:
+            self.unplug()  # a power cycle is an unplug too
         with self._lock:
             if reboot:
                 self._boots += 1
