@@ -96,7 +96,7 @@ def _wait_for(folder: Path, word: str) -> bool:
             rows = reader.rulings()
         finally:
             reader.close()
-        if any(word in (r["kind"] + r["detail"]) for r in rows):
+        if any(word in f"{r['kind']} {r['detail']}" for r in rows):
             return True
         time.sleep(0.05)
     return False
