@@ -61,6 +61,9 @@ MAX_PAYLOAD_RANGE = (256, 65536)
 SCHEMES = {"mqtt": (1883, False), "mqtts": (8883, True)}
 """URL scheme -> (default port, TLS)."""
 
+BRIDGE_SIM = "sim"
+"""``[hardware] bridge = "sim"``: a simulated board behind a pty pair."""
+
 
 class ConfigError(InputError):
     """A config file that cannot be run as written."""
@@ -122,6 +125,7 @@ class Config:
     backend: Backend
     max_payload_bytes: int
     sensors: SensorSettings = field(default_factory=SensorSettings)
+    bridge: str | None = None  # backend "bridge": "sim" or the board's serial port path
 
     @property
     def topic_prefix(self) -> str:
@@ -216,7 +220,7 @@ def parse_config(data: dict[str, Any], path: Path) -> Config:
     match = module_for(game).parse_match(_required(top, "match"))
     broker_table = top.table("broker", optional=True)
     broker = None if broker_table is None else _broker(broker_table, folder, venue, table_id)
-    backend = _backend(top.table("hardware", optional=True))
+    backend, bridge = _backend(top.table("hardware", optional=True), folder)
     max_payload = _commands(top.table("commands", optional=True))
     sensors = parse_sensors(top.table("sensors", optional=True), ConfigError)
     top.finish()
@@ -232,6 +236,7 @@ def parse_config(data: dict[str, Any], path: Path) -> Config:
         backend=backend,
         max_payload_bytes=max_payload,
         sensors=sensors,
+        bridge=bridge,
     )
 
 
@@ -347,12 +352,21 @@ def _password(table: Table, folder: Path, username: str | None) -> str | None:
     return password
 
 
-def _backend(table: Table | None) -> Backend:
+def _backend(table: Table | None, folder: Path) -> tuple[Backend, str | None]:
     if table is None:
-        return Backend.SIM
+        return Backend.SIM, None
     backend: Backend = table.choice("backend", Backend, Backend.SIM)
+    bridge: str | None = table.string("bridge", None)
+    if backend is Backend.BRIDGE and bridge is None:
+        raise table.fail("bridge", "backend 'bridge' needs the board's port, or \"sim\"")
+    if backend is not Backend.BRIDGE and bridge is not None:
+        raise table.fail("bridge", f"only for backend = 'bridge' (backend is {backend.value!r})")
+    if bridge is not None and bridge != BRIDGE_SIM:
+        if not bridge.strip():
+            raise table.fail("bridge", "must not be empty")
+        bridge = str(folder / bridge)  # absolute paths stay as they are
     table.finish()
-    return backend
+    return backend, bridge
 
 
 def _commands(table: Table | None) -> int:
@@ -395,7 +409,7 @@ def describe(config: Config) -> str:
         f"  heartbeat {config.heartbeat_s:g} s",
         f"  broker    {_describe_broker(config)}",
         *([f"  topics    {config.topic_prefix}#"] if config.broker else []),
-        f"  hardware  {config.backend.value}",
+        f"  hardware  {config.backend.value}" + (f" ({config.bridge})" if config.bridge else ""),
         f"  sensors   {_describe_sensors(config.sensors)}",
         f"  commands  at most {config.max_payload_bytes} bytes a payload",
     ]

@@ -79,13 +79,6 @@ class TableService:
         edge_source: EdgeSource | None = None,
     ) -> None:
         """``edge_source`` replaces the backend's own (a fake source in tests)."""
-        if config.backend is Backend.BRIDGE and edge_source is None:
-            # The microcontroller link is a separate piece of work: refuse
-            # rather than referee blind.
-            raise TablerefError(
-                f"{config.source}: [hardware] backend 'bridge' is not supported by the "
-                "service yet; use backend = 'gpio' (the Pi's header) or 'sim' (commands)"
-            )
         self.config = config
         self.clock: Clock = clock or MonotonicClock()
         self.notifier = notifier or Notifier()
@@ -167,6 +160,15 @@ class TableService:
     def _open_source(self, edge_source: EdgeSource | None) -> EdgeSource | None:
         if edge_source is not None or self.pipeline is None:
             return edge_source
+        if self.config.backend is Backend.BRIDGE:
+            # Imported here: pyserial is only needed on a table with a bridge.
+            # Link loss and return are health events, queued like edges.
+            from firmware_bridge.host import open_bridge_source
+
+            try:
+                return open_bridge_source(self.config, clock=self.clock, on_health=self.queue.put)
+            except TablerefError as exc:
+                raise TablerefError(f"{self.config.source}: {exc}") from None
         # Imported here: gpiozero is only needed on a table that uses it.
         from controller.sensors.gpio import open_gpio_source
 
@@ -412,6 +414,10 @@ class TableService:
         elif isinstance(item, EdgeEvent):
             if self.pipeline is not None:
                 self._sensor_events(self.pipeline.edge(item))
+        elif isinstance(item, HealthEvent) and self.pipeline is not None:
+            # The bridge's link lost or back (mono_ns): in time order with the edges.
+            self.pipeline.hold(item)
+            self._sensor_events(self.pipeline.tick(self.clock.mono_ns()))
         else:
             self._apply(item)
 

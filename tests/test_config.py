@@ -156,7 +156,7 @@ def test_absolute_journal_path_is_kept(tmp_path: Path) -> None:
         ({"commands.max_payload_bytes": 256}, "max_payload_bytes", 256),
         ({"commands.max_payload_bytes": 65536}, "max_payload_bytes", 65536),
         ({"hardware.backend": "gpio"}, "backend", Backend.GPIO),
-        ({"hardware.backend": "bridge"}, "backend", Backend.BRIDGE),
+        ({"hardware.backend": "bridge", "hardware.bridge": "sim"}, "backend", Backend.BRIDGE),
         ({"hardware": {}}, "backend", Backend.SIM),
         ({"commands": {}}, "max_payload_bytes", 4096),
     ],

@@ -209,10 +209,13 @@ def test_restart_replays_exactly_even_when_every_clock_read_differs(tmp_path: Pa
     second.journal.close()
 
 
-def test_the_bridge_backend_not_yet_wired_is_refused_clearly(tmp_path: Path) -> None:
+def test_a_bridge_whose_port_is_missing_is_refused_clearly(tmp_path: Path) -> None:
     path = tmp_path / "table.toml"
-    path.write_text(CONFIG + '\n[hardware]\nbackend = "bridge"\n', encoding="utf-8")
-    with pytest.raises(TablerefError, match="backend 'bridge' is not supported"):
+    hardware = '\n[hardware]\nbackend = "bridge"\nbridge = "no-such-port"\n'
+    wiring = '[[sensors.line]]\nrole = "start_a"\npin = 2\nactive = "low"\n'
+    wiring += '[[sensors.line]]\nrole = "fault_a"\npin = 3\nactive = "low"\n'
+    path.write_text(CONFIG + hardware + wiring, encoding="utf-8")
+    with pytest.raises(TablerefError, match=r"cannot open the bridge's port .*no-such-port"):
         TableService(load_config(path), clock=SimClock())
     assert not (tmp_path / "journal.sqlite").exists()  # refused before anything is written
 
