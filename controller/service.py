@@ -46,6 +46,10 @@ from controller.sensors.pipeline import SensorPipeline
 from controller.timebase import Clock, MonotonicClock, seconds_to_ns
 
 POLL_S = 0.25  # how often the loop looks at the stop flag when idle
+LINK_CATCH_UP_NS = 1_000_000_000
+"""After a sensor link (the microcontroller bridge) comes back, how long the
+sensor pipeline's timers wait for the edges the board kept while it was away:
+they arrive late, with their own older times."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +93,9 @@ class TableService:
         self.queue: queue.Queue[Event | EdgeEvent | RawCommand] = queue.Queue()
         self.offset_ns = 0
         self.link: MqttLink | None = None
+        # While a sensor link is down (and LINK_CATCH_UP_NS after it is back),
+        # the pipeline's timers stand still: its time moves only with edges.
+        self._frozen_until: int | None = None
         self.pipeline = self._pipeline(edge_source)
         # Claimed before the journal opens: a wrong pin or a laptop stops the
         # service before anything is written.
@@ -356,7 +363,10 @@ class TableService:
     def next_wake(self) -> int | None:
         """The ``mono_ns`` time :meth:`step_once` next has a deadline to fire."""
         wakes: list[int] = []
-        if self.pipeline is not None and (due := self.pipeline.deadline()) is not None:
+        if self._frozen(self.clock.mono_ns()):
+            assert self._frozen_until is not None
+            wakes.append(self._frozen_until)
+        elif self.pipeline is not None and (due := self.pipeline.deadline()) is not None:
             wakes.append(due)
         if (due := self.runtime.deadline()) is not None:
             wakes.append(due + self.hold_ns - self.offset_ns)
@@ -366,7 +376,7 @@ class TableService:
         """Fire one due deadline: the pipeline's first, so that every sensor
         event dated before an engine deadline reaches the engine before its tick."""
         mono = self.clock.mono_ns()
-        if self.pipeline is not None:
+        if self.pipeline is not None and not self._frozen(mono):
             due = self.pipeline.deadline()
             if due is not None and mono >= due:
                 self._sensor_events(self.pipeline.tick(due))
@@ -390,12 +400,37 @@ class TableService:
     def _receive(self, raw: RawCommand) -> None:
         """A command off the queue: run it now, or after the sensor events
         dated before it (answered up to the fusion's look-ahead later)."""
-        if self.pipeline is None:
+        mono = self.clock.mono_ns()
+        if self.pipeline is None or self._frozen(mono):
+            # With the sensor link down the match is suspended and the spotter
+            # decides: a command is not kept waiting for the board to return.
             self._command(raw, self.now())
             return
-        mono = self.clock.mono_ns()
         self.pipeline.hold(HeldCommand(t_ns=mono, raw=raw))
         self._sensor_events(self.pipeline.tick(mono))
+
+    def _frozen(self, mono: int) -> bool:
+        return self._frozen_until is not None and mono < self._frozen_until
+
+    def _link_health(self, event: HealthEvent) -> None:
+        """The bridge's link lost or back (``mono_ns``), in time order with the edges.
+
+        Lost: every edge before it is in, so the pipeline runs up to it, the
+        loss is ruled at once (the table is suspended now, not when the board
+        returns), and the pipeline's timers stop. Back: the board now sends
+        the edges it kept; the report waits in the pipeline behind them, and
+        the timers start again once the catch-up time is over, so a beam
+        broken and cleared during the outage is not taken for a blocked one.
+        """
+        assert self.pipeline is not None
+        mono = self.clock.mono_ns()
+        if not event.ok:
+            self._sensor_events(self.pipeline.tick(mono))
+            self._apply(dataclasses.replace(event, t_ns=event.t_ns + self.offset_ns))
+            self._frozen_until = sys.maxsize
+        else:
+            self.pipeline.hold(event)
+            self._frozen_until = mono + LINK_CATCH_UP_NS
 
     def step_once(self, timeout_s: float) -> None:
         """Fire a due deadline, or handle one queued item (waiting at most
@@ -415,9 +450,7 @@ class TableService:
             if self.pipeline is not None:
                 self._sensor_events(self.pipeline.edge(item))
         elif isinstance(item, HealthEvent) and self.pipeline is not None:
-            # The bridge's link lost or back (mono_ns): in time order with the edges.
-            self.pipeline.hold(item)
-            self._sensor_events(self.pipeline.tick(self.clock.mono_ns()))
+            self._link_health(item)
         else:
             self._apply(item)
 

@@ -214,3 +214,32 @@ def test_gpio_backend_with_the_mock_factory_queues_edges_only(tmp_path: Path) ->
         assert service.queue.empty() and service.runtime.next_seq == 1  # no ruling yet
     finally:
         service.close()
+
+
+def test_edges_held_by_a_board_during_an_unplug_raise_no_false_faults(tmp_path: Path) -> None:
+    """A microcontroller keeps the edges it saw while its USB link was down and
+    sends them, with their true (older) times, after the replug. A beam broken
+    and cleared during the outage must not read as blocked for seconds: the
+    pipeline's health timers wait for those edges."""
+    from controller.sensors.health import HealthEvent
+
+    table = Table(tmp_path)
+    table.cmd("go", 0.0)
+    table.at(1.0)
+    down = START + 1 * S
+    table.service.queue.put(HealthEvent(t_ns=down, sensor="bridge", ok=False, detail="unplugged"))
+    table.service.step_once(0)
+    table.at(3.0)  # the link's loss is ruled while the board is away, not when it is back
+    assert [r[0] for r in table.rulings()][-1] == "suspended"
+    table.at(6.0)  # the board was away for 5 s; meanwhile a hand crossed the start line
+    up = START + 6 * S
+    table.service.queue.put(HealthEvent(t_ns=up, sensor="bridge", ok=True, detail="back"))
+    table.service.step_once(0)
+    for edges_at in (2.0, 2.05):  # ... delivered now, one by one, with their own times
+        table.at(6.0 + (edges_at - 2.0))
+        table.source.push("start_a", edges_at == 2.05, START + round(edges_at * S))
+        table.service.step_once(0)
+    table.at(10.0)
+    suspended = [r for r in table.rulings() if r[0] == "suspended"]
+    assert [r[5].split(":")[0] for r in suspended] == ["bridge"], suspended
+    assert table.state()["suspended"] == []
