@@ -21,9 +21,9 @@ from controller.runtime import Runtime, Wait
 from controller.scenario import ORIGIN_NS, Scenario, ScenarioInput
 from controller.sensors.buttons import Press
 from controller.sensors.edges import EdgeEvent
-from controller.sensors.inputs import SensorInput
+from controller.sensors.inputs import SensorInput, SensorSetup
 from controller.sensors.pipeline import SensorPipeline
-from controller.timebase import SimClock, seconds_to_ns
+from controller.timebase import NS_PER_S, SimClock, seconds_to_ns
 
 
 class ScenarioSource:
@@ -120,6 +120,47 @@ class FusedSource(ScenarioSource):
         return super().wait(deadline_ns)
 
 
+BRIDGE_WARM_UP_NS = 10 * NS_PER_S
+"""A simulated board boots this long before scenario time 0: identified and
+its clock synchronised before the first input, as on a table set up early."""
+
+
+def through_bridge(
+    sensor_inputs: Sequence[SensorInput], setup: SensorSetup
+) -> tuple[SensorInput, ...]:
+    """The scenario's edges as the host sees them through a simulated
+    microcontroller link: the same edges, each with its mapped time.
+
+    Run ahead of the match (the link only moves edges; it decides nothing),
+    so the pipeline then gets them in delivery order like any source's.
+    """
+    from firmware_bridge.simlink import SimBridge
+    from firmware_bridge.simmcu import LinkNoise
+
+    sim = setup.bridge
+    assert sim is not None
+    lines = setup.lines()
+    bridge = SimBridge(
+        {line.pin: line.role.value for line in lines},
+        seed=sim.seed,
+        drift_ppm=sim.drift_ppm,
+        noise=LinkNoise(jitter_ns=sim.jitter_ns, corrupt=sim.corrupt),
+        origin_ns=ORIGIN_NS - BRIDGE_WARM_UP_NS,
+        levels={line.role.value: line.idle_level for line in lines},
+    )
+    mapped: list[EdgeEvent] = []
+    bridge.start(mapped.append)
+    edges = sorted((e for si in sensor_inputs for e in si.edges), key=lambda e: e.t_ns)
+    for edge in edges:
+        bridge.advance_to(edge.t_ns)
+        bridge.push(edge.line, edge.level, edge.t_ns)
+    bridge.advance_to((edges[-1].t_ns if edges else ORIGIN_NS) + NS_PER_S)
+    bridge.close()
+    presses = tuple(p for si in sensor_inputs for p in si.presses)
+    first = min((si.index for si in sensor_inputs), default=0)
+    return (SensorInput(first, "bridge", ORIGIN_NS, edges=tuple(mapped), presses=presses),)
+
+
 @dataclass
 class Simulation:
     """What a simulated match produced."""
@@ -166,7 +207,10 @@ def simulate(scenario: Scenario, on_ruling: Callable[[Ruling], None] | None = No
         )
         # Every simulated line starts idle: a scenario breaks a beam with an edge.
         pipeline.start({line.role.value: line.idle_level for line in setup.lines()}, ORIGIN_NS)
-        source = FusedSource(scenario.inputs, scenario.sensor_inputs, pipeline, clock)
+        sensor_inputs = scenario.sensor_inputs
+        if setup.bridge is not None:
+            sensor_inputs = through_bridge(sensor_inputs, setup)
+        source = FusedSource(scenario.inputs, sensor_inputs, pipeline, clock)
     until_ns = None if scenario.until_s is None else ORIGIN_NS + seconds_to_ns(scenario.until_s)
     try:
         runtime.run(source, until_ns)

@@ -57,6 +57,18 @@ DEFAULT_TAP_NS = 100 * MS
 
 
 @dataclass(frozen=True, slots=True)
+class BridgeSim:
+    """``[sensors] bridge = "sim"``: every edge reaches the pipeline through a
+    simulated microcontroller link (``firmware_bridge.simlink``) with its
+    clock drift, USB jitter and corrupted bytes, and the mapped time it gives."""
+
+    drift_ppm: float = 100.0
+    jitter_ns: int = 2 * MS
+    corrupt: float = 0.0
+    seed: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class SensorSetup:
     """What the ``[sensors]`` table of a scenario sets (all optional)."""
 
@@ -65,6 +77,8 @@ class SensorSetup:
     active: dict[str, bool] = field(default_factory=dict)
     beam_blocked_ns: int = DEFAULT_BEAM_BLOCKED_NS
     button_stuck_ns: int = DEFAULT_BUTTON_STUCK_NS
+    bridge: BridgeSim | None = None
+    """Edges through a simulated microcontroller link, or straight in (None)."""
     clock: bool = False
     """A clock table (Tantrix, Backgammon...): two clock buttons and a pause
     switch, no light gates and no call pad."""
@@ -206,15 +220,36 @@ def parse_sensor_setup(table: Table | None, *, clock: bool = False) -> SensorSet
         minimum=BUTTON_STUCK_RANGE_S[0],
         maximum=BUTTON_STUCK_RANGE_S[1],
     )
+    bridge = _bridge(table)
     table.finish()
     active = {} if clock else dict.fromkeys(geometry.beams(), level == "high")
     return SensorSetup(
+        bridge=bridge,
         clock=clock,
         config=config,
         noise=noise,
         active=active,
         beam_blocked_ns=seconds_to_ns(blocked),
         button_stuck_ns=seconds_to_ns(stuck),
+    )
+
+
+def _bridge(table: Table) -> BridgeSim | None:
+    """The ``bridge*`` keys of ``[sensors]``: only ``"sim"`` in a scenario."""
+    kind = table.string("bridge", "")
+    keys = ("bridge_drift_ppm", "bridge_jitter_ms", "bridge_corrupt", "bridge_seed")
+    if not kind:
+        for key in keys:
+            if table.has(key):
+                raise table.fail(key, "needs bridge = \"sim\"")
+        return None
+    if kind != "sim":
+        raise table.fail("bridge", f"{kind!r}: a scenario's bridge can only be \"sim\"")
+    return BridgeSim(
+        drift_ppm=table.number("bridge_drift_ppm", 100.0, minimum=-200.0, maximum=200.0),
+        jitter_ns=round(table.number("bridge_jitter_ms", 2.0, minimum=0.0, maximum=2.0) * MS),
+        corrupt=table.number("bridge_corrupt", 0.0, minimum=0.0, maximum=0.05),
+        seed=table.integer("bridge_seed", 0),
     )
 
 
