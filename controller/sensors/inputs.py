@@ -241,10 +241,10 @@ def _bridge(table: Table) -> BridgeSim | None:
     if not kind:
         for key in keys:
             if table.has(key):
-                raise table.fail(key, "needs bridge = \"sim\"")
+                raise table.fail(key, 'needs bridge = "sim"')
         return None
     if kind != "sim":
-        raise table.fail("bridge", f"{kind!r}: a scenario's bridge can only be \"sim\"")
+        raise table.fail("bridge", f'{kind!r}: a scenario\'s bridge can only be "sim"')
     return BridgeSim(
         drift_ppm=table.number("bridge_drift_ppm", 100.0, minimum=-200.0, maximum=200.0),
         jitter_ns=round(table.number("bridge_jitter_ms", 2.0, minimum=0.0, maximum=2.0) * MS),
