@@ -8,9 +8,16 @@ Subscribers drop the duplicates this causes by ruling id.
 
 Threads: paho's network thread only runs callbacks, which put events on a
 queue. One worker thread owns the :class:`~controller.journal.Outbox`
-connection and does all publishing of outbox rows; it keeps at most
-``WINDOW`` rows in flight so a burst of thousands of rows never overruns the
-broker's inflight limit or paho's memory.
+connection: it marks rows sent, reads and publishes any backlog, and resends
+after a reconnect. It keeps at most ``WINDOW`` rows in flight so a burst of
+thousands of rows never overruns the broker's inflight limit or paho's memory.
+
+The fast path: rows the service has just committed are handed to
+:meth:`MqttLink.offer`, which publishes them from the caller's thread when
+they are next in line (nothing older is unsent or waiting) and the window has
+room. That saves a thread hand-off and a read of the outbox per ruling; the
+order on the wire and the marking on PUBACK are the same either way, because
+both paths publish under one lock and advance one cursor.
 """
 
 from __future__ import annotations
@@ -19,7 +26,7 @@ import logging
 import queue
 import threading
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -40,6 +47,13 @@ WINDOW = 20
 """Most outbox rows in flight at once: mosquitto's default ``max_inflight_messages``."""
 
 _BATCH = 500  # outbox rows read per query
+_CHECKPOINT_EVERY = 200  # outbox rows marked sent between WAL checkpoints
+_MARK_DELAY_S = 0.005  # acked rows are marked sent once PUBACKs pause this long...
+_MARK_BATCH = 100  # ...or this many are waiting
+RESEND_ON_RECONNECT = 1000
+"""Default for ``[broker] resend_on_reconnect``: acked rulings published again
+after a reconnect (mosquitto PUBACKs before it forwards, so a broker that
+crashed may have lost rulings it acknowledged)."""
 OFFLINE = "offline"
 ONLINE = "online"
 
@@ -62,7 +76,7 @@ class BrokerTarget:
     key: str | None = None
     keepalive: int = 30
     client_id: str = ""
-    resend_on_reconnect: int = 1000  # acked rulings published again after a reconnect
+    resend_on_reconnect: int = RESEND_ON_RECONNECT
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +132,10 @@ class _Publisher:
     """
 
     def __init__(self, client: mqtt.Client, outbox: Outbox, resend_on_reconnect: int) -> None:
+        # Held by whichever thread publishes (the worker, or the service's
+        # loop in offer()) from choosing a row to recording its mid: a PUBACK
+        # handled in between would find no row for its mid.
+        self.lock = threading.Lock()
         self.client = client
         self.outbox = outbox
         self.resend_on_reconnect = resend_on_reconnect
@@ -127,6 +145,9 @@ class _Publisher:
         self.connected = False
         self.cursor = 0  # highest row id published on this connection
         self.buffer: deque[OutboxRow] = deque()
+        # Unsent rows may exist past the cursor that are not in the buffer:
+        # set by a kick or a connect, cleared by a read that reached the end.
+        self.dirty = True
         self.stats = LinkStats()
 
     def on_connected(self, receive_maximum: int, reconnect: bool) -> None:
@@ -142,6 +163,7 @@ class _Publisher:
         self.window.clear()
         self.buffer.clear()
         self.cursor = 0
+        self.dirty = True
 
     def on_acked(self, mid: int, refused: bool, done: list[int]) -> None:
         self.window.discard(mid)
@@ -165,11 +187,38 @@ class _Publisher:
             self.buffer.popleft()
             self.cursor = row.id
 
-    def _publish(self, row: OutboxRow) -> bool:
-        """Hand one row to paho; False if paho cannot take it now (try later)."""
+    def take(self, rows: Sequence[OutboxRow]) -> bool:
+        """Publish just-committed ``rows`` now if they are next in line; True
+        if all of them went, False if the worker must see to (the rest of) them.
+
+        Next in line: connected, nothing read from the outbox still waiting in
+        the buffer, and the first row directly follows the last one published
+        on this connection (outbox ids have no gaps, so a row in between
+        would be one that is unsent and unseen). Anything else, including a
+        fresh connection still catching up, falls back to the worker.
+        """
+        for row in rows:
+            if not (
+                self.connected
+                and not self.buffer
+                and row.id == self.cursor + 1
+                and row.qos > 0
+                and len(self.window) < self.limit
+            ):
+                return False
+            if not self._publish(row, worker=False):
+                return False
+            self.cursor = row.id
+        return True
+
+    def _publish(self, row: OutboxRow, *, worker: bool = True) -> bool:
+        """Hand one row to paho; False if paho cannot take it now (try later).
+        Only the worker (``worker=True``) may write to the outbox."""
         try:
             info = self.client.publish(row.topic, row.payload, qos=row.qos, retain=row.retain)
         except ValueError:
+            if not worker:
+                return False  # the worker meets it next and gives up on it
             # A topic or QoS paho rejects never becomes publishable.
             log.error("outbox row %d cannot be published; it is not retried", row.id)
             self.outbox.mark_sent(row.id)
@@ -189,8 +238,11 @@ class _Publisher:
         return True
 
     def _peek_row(self) -> OutboxRow | None:
-        if not self.buffer:
-            self.buffer.extend(self.outbox.unsent(after_id=self.cursor, limit=_BATCH))
+        if not self.buffer and self.dirty:
+            rows = self.outbox.unsent(after_id=self.cursor, limit=_BATCH)
+            self.buffer.extend(rows)
+            # A row committed after this read comes with a kick or an offer.
+            self.dirty = len(rows) == _BATCH
         return self.buffer[0] if self.buffer else None
 
 
@@ -221,7 +273,10 @@ class MqttLink:
         self._cond = threading.Condition()
         self._pending: int | None = None  # unsent rows at the last check
         self._checks = 0  # how many checks the worker has made
+        self._waiters = 0  # threads in wait_drained: the worker counts for them
+        self._acked: list[int] = []  # acknowledged rows not yet marked sent (worker)
         self._connects = 0
+        self._marked = 0  # rows marked sent since the last WAL checkpoint
         self._publisher: _Publisher | None = None
         self._worker: threading.Thread | None = None
         self._client = self._make_client()
@@ -278,15 +333,34 @@ class MqttLink:
         """New outbox rows exist: publish them. Safe from any thread."""
         self._events.put(_Kick())
 
+    def offer(self, rows: Sequence[OutboxRow]) -> None:
+        """Rows just committed to the outbox (in id order): publish them from
+        this thread if they are next in line and the window has room, else
+        leave them to the worker. Safe from any thread, but call it only
+        after the rows' transaction has committed: a row is published only
+        once it is on disk.
+        """
+        publisher = self._publisher
+        if publisher is not None and rows:
+            with publisher.lock:
+                if publisher.take(rows):
+                    return
+        self.kick()
+
     def wait_drained(self, timeout: float) -> bool:
         """Wait until every outbox row is acknowledged; False on timeout."""
         with self._cond:
             checks = self._checks
-        self.kick()  # a check made after this kick sees every row written before it
-        with self._cond:
-            return self._cond.wait_for(
-                lambda: self._checks > checks and self._pending == 0, timeout
-            )
+            self._waiters += 1
+        try:
+            self.kick()  # a check made after this kick sees every row written before it
+            with self._cond:
+                return self._cond.wait_for(
+                    lambda: self._checks > checks and self._pending == 0, timeout
+                )
+        finally:
+            with self._cond:
+                self._waiters -= 1
 
     def stop(self, timeout: float = 5.0) -> None:
         """Say "offline" (retained), disconnect cleanly and stop both threads.
@@ -378,27 +452,65 @@ class MqttLink:
             publisher.outbox.close()
 
     def _handle_batch(self, publisher: _Publisher) -> bool:
-        """Handle every queued event, then commit acks in one go; False on stop."""
-        events = [self._events.get()]
+        """Handle every queued event, publish what is due; False on stop.
+
+        Acknowledged rows are marked sent in one commit once PUBACKs pause
+        (or pile up): a write per PUBACK would compete with the service's
+        journal for the write lock and the interpreter just when the next
+        input comes in. A mark lost in a crash only means a resend, which
+        subscribers drop by id.
+        """
+        running = True
+        events = self._next_events()
+        for event in events:
+            if isinstance(event, _Acked):
+                with publisher.lock:
+                    publisher.on_acked(event.mid, event.refused, self._acked)
+                continue
+            if isinstance(event, _Stop):
+                running = False
+                continue
+            # A new connection resends every row not marked sent: mark first.
+            self._flush(publisher)
+            with publisher.lock:
+                if isinstance(event, _Connected):
+                    publisher.on_connected(event.receive_maximum, event.reconnect)
+                elif isinstance(event, _Disconnected):
+                    publisher.connected = False
+                else:
+                    publisher.dirty = True
+        with self._cond:
+            waiting = self._waiters > 0
+        if not events or not running or waiting or len(self._acked) >= _MARK_BATCH:
+            self._flush(publisher)
+        if running:
+            with publisher.lock:
+                publisher.fill()
+        if waiting:
+            self._report(publisher.outbox.pending())
+        return running
+
+    def _next_events(self) -> list[_Event]:
+        """The queued events, waiting for the first; none if PUBACKs paused."""
+        try:
+            events = [self._events.get(timeout=_MARK_DELAY_S if self._acked else None)]
+        except queue.Empty:
+            return []
         while not self._events.empty():
             events.append(self._events.get())
-        done: list[int] = []
-        running = True
-        for event in events:
-            if isinstance(event, _Connected):
-                publisher.on_connected(event.receive_maximum, event.reconnect)
-            elif isinstance(event, _Disconnected):
-                publisher.connected = False
-            elif isinstance(event, _Acked):
-                publisher.on_acked(event.mid, event.refused, done)
-            elif isinstance(event, _Stop):
-                running = False
-        if done:
-            publisher.outbox.mark_sent_many(done)
-        if running:
-            publisher.fill()
-        self._report(publisher.outbox.pending())
-        return running
+        return events
+
+    def _flush(self, publisher: _Publisher) -> None:
+        """Mark the acknowledged rows sent; checkpoint the WAL now and then."""
+        if not self._acked:
+            return
+        publisher.outbox.mark_sent_many(self._acked)
+        self._marked += len(self._acked)
+        self._acked = []
+        if self._marked >= _CHECKPOINT_EVERY:
+            # Here rather than in the service's commits (see Journal).
+            publisher.outbox.checkpoint()
+            self._marked = 0
 
     def _report(self, pending: int) -> None:
         with self._cond:

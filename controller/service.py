@@ -203,15 +203,15 @@ class TableService:
         """Journal the input, step the engine, journal the rulings, publish."""
         event = self.runtime.prepare(event)
         kind, payload = encode(event)
-        # Written before the engine acts on it; made durable by the commit
-        # below, which comes before anything is published (one fsync per input).
-        wall = self.clock.wall()
-        input_id = self.journal.record_input(event.t_ns, wall, kind, payload, durable=False)
-        rulings = self.runtime.feed(event)
-        state = (self.base + "state", self._state_json(), True)
-        self.journal.record_rulings(input_id, rulings, self.base + "ruling", also=[state])
+        # One transaction, one fsync: the input is written before the engine
+        # sees it, and on disk with its rulings before anything is published.
+        with self.journal.transaction():
+            input_id = self.journal.record_input(event.t_ns, self.clock.wall(), kind, payload)
+            rulings = self.runtime.feed(event)
+            state = (self.base + "state", self._state_json(), True)
+            rows = self.journal.record_rulings(input_id, rulings, self.base + "ruling", [state])
         if self.link is not None:
-            self.link.kick()
+            self.link.offer(rows)  # committed: publish now, from this thread if it can
         return rulings
 
     def _publish_state(self) -> None:
