@@ -38,7 +38,7 @@ from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
-from controller.config import topic_base
+from controller.config import DEFAULT_RESEND_ON_RECONNECT, topic_base
 from controller.journal import Outbox, OutboxRow
 
 log = logging.getLogger(__name__)
@@ -50,10 +50,6 @@ _BATCH = 500  # outbox rows read per query
 _CHECKPOINT_EVERY = 200  # outbox rows marked sent between WAL checkpoints
 _MARK_DELAY_S = 0.005  # acked rows are marked sent once PUBACKs pause this long...
 _MARK_BATCH = 100  # ...or this many are waiting
-RESEND_ON_RECONNECT = 1000
-"""Default for ``[broker] resend_on_reconnect``: acked rulings published again
-after a reconnect (mosquitto PUBACKs before it forwards, so a broker that
-crashed may have lost rulings it acknowledged)."""
 OFFLINE = "offline"
 ONLINE = "online"
 
@@ -76,7 +72,9 @@ class BrokerTarget:
     key: str | None = None
     keepalive: int = 30
     client_id: str = ""
-    resend_on_reconnect: int = RESEND_ON_RECONNECT
+    # Acked rulings published again after a reconnect: mosquitto PUBACKs
+    # before it forwards, so a broker that crashed may have lost some.
+    resend_on_reconnect: int = DEFAULT_RESEND_ON_RECONNECT
 
 
 @dataclass(frozen=True, slots=True)

@@ -306,6 +306,7 @@ class TableService:
             key=None if broker.key is None else str(broker.key),
             keepalive=broker.keepalive,
             client_id=broker.client_id,
+            resend_on_reconnect=broker.resend_on_reconnect,
         )
         self.link = MqttLink(
             target,
