@@ -229,19 +229,29 @@ class Table:
 
 
 def commit_times(folder: Path, n: int, size: int) -> list[float]:
-    """Bare ``synchronous=FULL`` WAL commits of ``size`` bytes in ``folder``, ms."""
+    """Bare ``synchronous=FULL`` WAL commits of ``size`` bytes in ``folder``, ms.
+
+    In the steady state of a running journal: the WAL already has its size
+    and is written over from its start after each checkpoint (so an fsync
+    need not also record a longer file), and checkpoints happen outside the
+    timed commits, as the MQTT worker runs them for the service.
+    """
     path = folder / "floor.sqlite"
     db = sqlite3.connect(path, isolation_level=None)
     db.execute("PRAGMA journal_mode=WAL")
     db.execute("PRAGMA synchronous=FULL")
+    db.execute("PRAGMA wal_autocheckpoint=0")
     db.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, payload TEXT)")
     out = []
-    for _ in range(n):
+    for i in range(-WARMUP, n):
+        if i % 200 == 0:
+            db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
         start = now_ns()
         db.execute("BEGIN IMMEDIATE")
         db.execute("INSERT INTO t (payload) VALUES (?)", ("x" * size,))
         db.execute("COMMIT")
-        out.append((now_ns() - start) / 1e6)
+        if i >= 0:
+            out.append((now_ns() - start) / 1e6)
     db.close()
     for suffix in ("", "-wal", "-shm"):
         Path(f"{path}{suffix}").unlink(missing_ok=True)

@@ -109,8 +109,7 @@ class _Disconnected:
 
 @dataclass(frozen=True, slots=True)
 class _Acked:
-    mid: int
-    refused: bool
+    """PUBACKs are waiting in ``_Publisher.pubacks``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +145,15 @@ class _Publisher:
         # Unsent rows may exist past the cursor that are not in the buffer:
         # set by a kick or a connect, cleared by a read that reached the end.
         self.dirty = True
+        # PUBACKs as paho's thread received them: (mid, refused). Applied
+        # (apply_pubacks) by whichever thread next holds the lock; paho's
+        # thread cannot take it, since paho calls on_publish holding a lock
+        # of its own that client.publish needs.
+        self.pubacks: deque[tuple[int, bool]] = deque()
+        self.acked: list[int] = []  # rows acknowledged, not yet marked sent
+        # The worker will look at PUBACKs within _MARK_DELAY_S unasked: paho's
+        # thread need not wake it. Written by the worker under the lock.
+        self.armed = False
         self.stats = LinkStats()
 
     def on_connected(self, receive_maximum: int, reconnect: bool) -> None:
@@ -162,6 +170,12 @@ class _Publisher:
         self.buffer.clear()
         self.cursor = 0
         self.dirty = True
+
+    def apply_pubacks(self) -> None:
+        """Free the window slots of the PUBACKs received so far and note their rows."""
+        while self.pubacks:
+            mid, refused = self.pubacks.popleft()
+            self.on_acked(mid, refused, self.acked)
 
     def on_acked(self, mid: int, refused: bool, done: list[int]) -> None:
         self.window.discard(mid)
@@ -195,6 +209,7 @@ class _Publisher:
         would be one that is unsent and unseen). Anything else, including a
         fresh connection still catching up, falls back to the worker.
         """
+        self.apply_pubacks()  # slots freed since the worker last looked
         for row in rows:
             if not (
                 self.connected
@@ -272,7 +287,6 @@ class MqttLink:
         self._pending: int | None = None  # unsent rows at the last check
         self._checks = 0  # how many checks the worker has made
         self._waiters = 0  # threads in wait_drained: the worker counts for them
-        self._acked: list[int] = []  # acknowledged rows not yet marked sent (worker)
         self._connects = 0
         self._marked = 0  # rows marked sent since the last WAL checkpoint
         self._publisher: _Publisher | None = None
@@ -419,7 +433,13 @@ class MqttLink:
         reason_code: ReasonCode,
         properties: Properties,
     ) -> None:
-        self._events.put(_Acked(mid, reason_code.is_failure))
+        publisher = self._publisher
+        assert publisher is not None  # set before paho's thread starts
+        publisher.pubacks.append((mid, reason_code.is_failure))
+        # Appended first, then armed read: see _rearm. A backlog or a
+        # wait_drained caller wants the worker at once.
+        if not publisher.armed or publisher.buffer or publisher.dirty or self._waiters:
+            self._events.put(_Acked())
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
         verb = message.topic.removeprefix(self.base + "cmd/")
@@ -453,58 +473,75 @@ class MqttLink:
         """Handle every queued event, publish what is due; False on stop.
 
         Acknowledged rows are marked sent in one commit once PUBACKs pause
-        (or pile up): a write per PUBACK would compete with the service's
-        journal for the write lock and the interpreter just when the next
-        input comes in. A mark lost in a crash only means a resend, which
-        subscribers drop by id.
+        (or pile up), and a PUBACK wakes this thread only when it is not
+        already due to look: a write and a thread switch per PUBACK would
+        compete with the service for the journal's write lock and the
+        interpreter just as the next input comes in. A mark lost in a crash
+        only means a resend, which subscribers drop by id.
         """
         running = True
-        events = self._next_events()
+        events = self._next_events(publisher)
         for event in events:
-            if isinstance(event, _Acked):
-                with publisher.lock:
-                    publisher.on_acked(event.mid, event.refused, self._acked)
-                continue
             if isinstance(event, _Stop):
                 running = False
-                continue
-            # A new connection resends every row not marked sent: mark first.
-            self._flush(publisher)
-            with publisher.lock:
-                if isinstance(event, _Connected):
-                    publisher.on_connected(event.receive_maximum, event.reconnect)
-                elif isinstance(event, _Disconnected):
-                    publisher.connected = False
-                else:
+            elif isinstance(event, _Kick):
+                with publisher.lock:
                     publisher.dirty = True
+            elif not isinstance(event, _Acked):
+                # A new connection resends every row not marked sent: mark first.
+                self._flush(publisher)
+                with publisher.lock:
+                    if isinstance(event, _Connected):
+                        publisher.on_connected(event.receive_maximum, event.reconnect)
+                    else:
+                        publisher.connected = False
         with self._cond:
             waiting = self._waiters > 0
-        if not events or not running or waiting or len(self._acked) >= _MARK_BATCH:
+        with publisher.lock:
+            publisher.apply_pubacks()
+            due = not events or not running or waiting or len(publisher.acked) >= _MARK_BATCH
+        if due:
             self._flush(publisher)
         if running:
             with publisher.lock:
                 publisher.fill()
+        self._rearm(publisher)
         if waiting:
             self._report(publisher.outbox.pending())
         return running
 
-    def _next_events(self) -> list[_Event]:
-        """The queued events, waiting for the first; none if PUBACKs paused."""
+    def _next_events(self, publisher: _Publisher) -> list[_Event]:
+        """The queued events, waiting for the first; none when it is time to
+        mark acknowledged rows sent."""
         try:
-            events = [self._events.get(timeout=_MARK_DELAY_S if self._acked else None)]
+            events = [self._events.get(timeout=_MARK_DELAY_S if publisher.armed else None)]
         except queue.Empty:
             return []
         while not self._events.empty():
             events.append(self._events.get())
         return events
 
+    @staticmethod
+    def _rearm(publisher: _Publisher) -> None:
+        """Wait with a timeout while rows wait to be marked sent.
+
+        ``armed`` is cleared before the PUBACKs are looked at, and paho's
+        thread appends before it reads ``armed``: whatever the interleaving,
+        a PUBACK is either seen here or wakes the worker.
+        """
+        with publisher.lock:
+            publisher.armed = False
+            publisher.armed = bool(publisher.acked or publisher.pubacks)
+
     def _flush(self, publisher: _Publisher) -> None:
         """Mark the acknowledged rows sent; checkpoint the WAL now and then."""
-        if not self._acked:
+        with publisher.lock:
+            publisher.apply_pubacks()
+            done, publisher.acked = publisher.acked, []
+        if not done:
             return
-        publisher.outbox.mark_sent_many(self._acked)
-        self._marked += len(self._acked)
-        self._acked = []
+        publisher.outbox.mark_sent_many(done)
+        self._marked += len(done)
         if self._marked >= _CHECKPOINT_EVERY:
             # Here rather than in the service's commits (see Journal).
             publisher.outbox.checkpoint()
