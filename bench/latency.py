@@ -314,7 +314,7 @@ def scratch(parent: str | None) -> Iterator[Path]:
         yield Path(tmp)
 
 
-def run(args: argparse.Namespace, folder: Path, journal_dir: Path) -> None:
+def run(args: argparse.Namespace, folder: Path, journal_dir: Path) -> dict[str, float]:
     (folder / "broker").mkdir()
     broker = Mosquitto(folder / "broker")
     broker.start()
@@ -347,6 +347,18 @@ def run(args: argparse.Namespace, folder: Path, journal_dir: Path) -> None:
     f50, f99 = report("floor: bare + one FULL commit", floor(base, commit))
     print(f"floor ratio p50 {f50 / base50:.2f}  p99 {f99 / base99:.2f}  "
           "(no durable journal can do better on this disk)")  # fmt: skip
+    return {
+        "bare_p50": base50,
+        "bare_p99": base99,
+        "tableref_p50": ours50,
+        "tableref_p99": ours99,
+        "ratio_p50": ours50 / base50,
+        "ratio_p99": ours99 / base99,
+        "commit_p50": pct(commit, 0.5),
+        "commit_p99": pct(commit, 0.99),
+        "floor_p50": f50,
+        "floor_p99": f99,
+    }
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -361,21 +373,26 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--journal-dir", type=Path, default=None, help="put the journal here (default: a temp dir)"
     )
+    parser.add_argument("--json", action="store_true", help="end with the figures as one JSON line")
     parser.add_argument("--receive", metavar="HOST:PORT", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.receive:
         host, port = args.receive.rsplit(":", 1)
         receive(host, int(port))
         return
-    print(f"machine: {machine()}; load average {os.getloadavg()[0]:.2f}")
+    load = os.getloadavg()[0]
+    print(f"machine: {machine()}; load average {load:.2f}")
     with scratch(None) as folder, scratch(args.journal_dir) as journal_dir:
         kind = filesystem(journal_dir)
         print(f"journal: {journal_dir} on {kind}; subscriber: {args.subscriber}")
         if kind == "tmpfs":
             print("DIAGNOSTIC ONLY: the journal is on tmpfs, where fsync costs nothing; "
                   "these figures are not durable and are not the result")  # fmt: skip
-        run(args, folder, journal_dir)
+        figures = run(args, folder, journal_dir)
     print(f"load average after: {os.getloadavg()[0]:.2f}")
+    if args.json:
+        figures |= {"load_before": load, "load_after": os.getloadavg()[0]}
+        print(json.dumps({"journal_fs": kind, **{k: round(v, 4) for k, v in figures.items()}}))
 
 
 if __name__ == "__main__":

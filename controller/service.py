@@ -92,7 +92,8 @@ class TableService:
         self.out = out
         self.base = topic_base(config.venue, config.table)
         self.engine = HeadsAndTailsEngine()
-        self.queue: queue.Queue[Event | EdgeEvent | RawCommand] = queue.Queue()
+        # SimpleQueue: its get() wakes the loop sooner than Queue's Condition.
+        self.queue: queue.SimpleQueue[Event | EdgeEvent | RawCommand] = queue.SimpleQueue()
         self.offset_ns = 0
         self.link: MqttLink | None = None
         self.pipeline = self._pipeline(edge_source)
