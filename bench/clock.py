@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import platform
 import tempfile
 import threading
 import time
@@ -24,7 +23,7 @@ from pathlib import Path
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
 
-from bench.latency import baseline, report
+from bench.latency import Arrivals, Bare, machine, report
 from controller.config import load_config
 from controller.sensors.fake import FakeEdgeSource
 from controller.service import TableService
@@ -55,6 +54,8 @@ url = "{url}"
 username = "bench-c1"
 """
 PRESSED, RELEASED = False, True  # buttons to ground, pulled up
+WARMUP = 100  # presses (and baseline messages) left out: connections, caches
+CLOCK_BYTES = 600  # about a clock message's size, for the baseline's payloads
 
 
 class ClockReceiver:
@@ -109,13 +110,13 @@ def tableref(broker: Mosquitto, n: int, folder: Path, reorder_ms: int) -> list[f
     lines = ["clock_right", "clock_left"]
     out: list[float] = []
     try:
-        for i in range(n + 1):
+        for i in range(WARMUP + n + 1):
             line = lines[i % 2]
             start = time.perf_counter()
             source.push(line, PRESSED, service.clock.mono_ns())
             arrived = receiver.wait(i)  # the opening press counts no move
-            if i > 0:
-                out.append(arrived - start)
+            if i > WARMUP:
+                out.append((arrived - start) * 1000)  # ms
             source.push(line, RELEASED, service.clock.mono_ns())
             time.sleep(0.02)  # past the 15 ms lockout, as a hand would be
     finally:
@@ -123,6 +124,19 @@ def tableref(broker: Mosquitto, n: int, folder: Path, reorder_ms: int) -> list[f
         loop.join(10)
         receiver.close()
     return out
+
+
+def baseline(broker: Mosquitto, n: int, size: int) -> list[float]:
+    """Bare paho QoS 1 publish to an in-process subscriber, payloads of ``size``
+    bytes (a clock message's), in ms; the first WARMUP are left out."""
+    arrivals = Arrivals(broker, "thread")
+    bare = Bare(broker, arrivals)
+    bare.size = size
+    try:
+        return [bare.once() for _ in range(WARMUP + n)][WARMUP:]
+    finally:
+        bare.close()
+        arrivals.close()
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -135,14 +149,13 @@ def main(argv: list[str] | None = None) -> None:
         help="[sensors] clock_reorder_ms of the table (default 5, the config's default)",
     )
     args = parser.parse_args(argv)
-    print(f"machine: {platform.machine()} {platform.processor() or ''} "
-          f"python {platform.python_version()}")  # fmt: skip
+    print(f"machine: {machine()}")
     with tempfile.TemporaryDirectory(prefix="tableref-bench-") as tmp:
         (Path(tmp) / "broker").mkdir()
         broker = Mosquitto(Path(tmp) / "broker")
         broker.start()
         try:
-            base50, base99 = report("bare paho round trip", baseline(broker, args.n))
+            base50, base99 = report("bare paho round trip", baseline(broker, args.n, CLOCK_BYTES))
             times = tableref(broker, args.n, Path(tmp), args.reorder_ms)
             ours50, ours99 = report(f"edge -> clock (hold {args.reorder_ms} ms)", times)
         finally:

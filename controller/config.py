@@ -56,6 +56,8 @@ DEFAULT_HEARTBEAT_S = 1.0
 HEARTBEAT_RANGE = (0.1, 60.0)
 DEFAULT_KEEPALIVE_S = 30
 KEEPALIVE_RANGE = (5, 3600)
+DEFAULT_RESEND_ON_RECONNECT = 1000
+RESEND_ON_RECONNECT_RANGE = (0, 100_000)
 DEFAULT_MAX_PAYLOAD = 4096
 MAX_PAYLOAD_RANGE = (256, 65536)
 SCHEMES = {"mqtt": (1883, False), "mqtts": (8883, True)}
@@ -100,6 +102,8 @@ class BrokerSettings:
     key: Path | None = None
     keepalive: int = DEFAULT_KEEPALIVE_S
     client_id: str = "tableref"
+    # Acked rulings published again after a reconnect (0: none).
+    resend_on_reconnect: int = DEFAULT_RESEND_ON_RECONNECT
 
     @property
     def url(self) -> str:
@@ -313,6 +317,14 @@ def _broker(table: Table, folder: Path, venue: str, table_id: str) -> BrokerSett
     if keepalive > KEEPALIVE_RANGE[1]:
         raise table.fail("keepalive", f"must be at most {KEEPALIVE_RANGE[1]}, got {keepalive}")
     client_id = _name(table, "client_id") or username or f"tableref-{venue}-{table_id}"
+    resend: int = table.integer(
+        "resend_on_reconnect",
+        DEFAULT_RESEND_ON_RECONNECT,
+        minimum=RESEND_ON_RECONNECT_RANGE[0],
+    )
+    if resend > RESEND_ON_RECONNECT_RANGE[1]:
+        limit = RESEND_ON_RECONNECT_RANGE[1]
+        raise table.fail("resend_on_reconnect", f"must be at most {limit}, got {resend}")
     table.finish()
     return BrokerSettings(
         host=host,
@@ -325,6 +337,7 @@ def _broker(table: Table, folder: Path, venue: str, table_id: str) -> BrokerSett
         key=key,
         keepalive=keepalive,
         client_id=client_id,
+        resend_on_reconnect=resend,
     )
 
 

@@ -1,10 +1,11 @@
 """The journal: every input and ruling of one table, in SQLite, before anything acts on it.
 
 One file per table. The journal is the source of truth (``design.md``): an
-input is committed before the engine sees it, and a ruling is committed
-together with its outbox row before it is published, so a crash at any point
-loses nothing that was reported as done. The MQTT side reads the outbox over
-its own connection (:class:`Outbox`) and marks rows sent on PUBACK.
+input is written before the engine sees it, and it is on disk
+(``synchronous=FULL``) together with its rulings and their outbox rows before
+any of them is published, so a crash at any point loses nothing that was
+reported as done. The MQTT side marks outbox rows sent on PUBACK over its own
+connection (:class:`Outbox`).
 
 >>> import tempfile
 >>> path = Path(tempfile.mkdtemp()) / "t1.sqlite"
@@ -18,8 +19,9 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -50,6 +52,9 @@ CREATE TABLE IF NOT EXISTS heartbeat (
 # How long a connection waits for the other one (Journal vs Outbox) to finish
 # writing. WAL lets readers run alongside a writer, but writers take turns.
 _BUSY_TIMEOUT_S = 10.0
+
+# WAL pages after which a Journal commit checkpoints by itself (16 MiB).
+_BACKSTOP_CHECKPOINT_PAGES = 4000
 
 
 class JournalError(TablerefError):
@@ -128,25 +133,49 @@ def _connect(path: Path, *, read_only: bool = False) -> sqlite3.Connection:
         raise JournalError(f"{path}: cannot open journal: {exc}") from exc
 
 
+_WRITERS: dict[str, threading.Lock] = {}
+_WRITERS_GUARD = threading.Lock()
+
+
+def _writer_lock(path: Path) -> threading.Lock:
+    """The lock every writing connection to ``path`` in this process takes.
+
+    SQLite lets one writer in at a time and makes the others wait in its busy
+    handler, which sleeps 1 ms, then 2, 5, 10... between tries. The Journal
+    (the service's loop) and the Outbox (the MQTT worker marking PUBACKs) take
+    turns many times a second, so the loop would often sleep a whole
+    millisecond for a write that takes 20 us. Queueing on a Python lock first
+    wakes it as soon as the other write is done. Other processes (a second
+    service refused by the boot check, ``sqlite3`` by hand) still meet the
+    busy timeout.
+    """
+    key = str(path.resolve())
+    with _WRITERS_GUARD:
+        return _WRITERS.setdefault(key, threading.Lock())
+
+
 @contextmanager
-def _write(db: sqlite3.Connection, path: Path) -> Iterator[sqlite3.Connection]:
+def _write(
+    db: sqlite3.Connection, path: Path, lock: threading.Lock
+) -> Iterator[sqlite3.Connection]:
     """One write transaction: all of it is committed, or none of it.
 
     IMMEDIATE takes the write lock up front, so a busy database is waited for
     here (busy timeout) rather than failing half-way through.
     """
-    try:
-        db.execute("BEGIN IMMEDIATE")
-    except sqlite3.Error as exc:
-        raise JournalError(f"{path}: cannot write: {exc}") from exc
-    try:
-        yield db
-        db.execute("COMMIT")
-    except BaseException as exc:
-        db.execute("ROLLBACK")
-        if isinstance(exc, sqlite3.Error):
-            raise JournalError(f"{path}: write failed, nothing recorded: {exc}") from exc
-        raise
+    with lock:
+        try:
+            db.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as exc:
+            raise JournalError(f"{path}: cannot write: {exc}") from exc
+        try:
+            yield db
+            db.execute("COMMIT")
+        except BaseException as exc:
+            db.execute("ROLLBACK")
+            if isinstance(exc, sqlite3.Error):
+                raise JournalError(f"{path}: write failed, nothing recorded: {exc}") from exc
+            raise
 
 
 class _Reading:
@@ -204,6 +233,8 @@ class Journal(_Reading):
 
     def __init__(self, path: Path, *, table: str, venue: str) -> None:
         self.path = path
+        self._lock = _writer_lock(path)
+        self._open: sqlite3.Connection | None = None  # set inside transaction()
         self._db = _connect(path)
         try:
             self._prepare()
@@ -219,15 +250,21 @@ class Journal(_Reading):
             # promises to survive a power cut, not only a crash of the process).
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
+            # SQLite checkpoints inside the COMMIT that crosses the threshold:
+            # with the default (1000 pages, about every 125 inputs) that one
+            # input waits for the database file to be written and fsynced.
+            # The Outbox's owner checkpoints off this thread (Outbox.checkpoint);
+            # this is only the backstop for a table that publishes nothing.
+            self._db.execute(f"PRAGMA wal_autocheckpoint={_BACKSTOP_CHECKPOINT_PAGES}")
         except sqlite3.Error as exc:
             raise JournalError(f"{self.path}: not a usable journal: {exc}") from exc
-        with _write(self._db, self.path) as db:
+        with self._tx() as db:
             for statement in _SCHEMA.split(";"):
                 if statement.strip():
                     db.execute(statement)
 
     def _start_boot(self, table: str, venue: str) -> int:
-        with _write(self._db, self.path) as db:
+        with self._tx() as db:
             meta = self._meta()
             if not meta:
                 meta = {"table": table, "venue": venue, "schema": str(SCHEMA_VERSION)}
@@ -236,6 +273,44 @@ class Journal(_Reading):
             boot = int(meta.get("boot", "0")) + 1
             db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('boot', ?)", (str(boot),))
         return boot
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Group ``record_*`` and ``enqueue`` calls into one transaction: one
+        ``synchronous=FULL`` commit (one fsync) when the block ends, or nothing
+        at all if it raises. Nothing in the block may act on what it records
+        (publish, print, answer) before the block ends.
+
+        The live service journals an input, steps the (pure) engine and
+        journals the rulings in one block: the input is written before the
+        engine sees it and on disk before any ruling is published. A crash
+        inside the block loses the input together with its rulings, exactly
+        as if it had crashed while the input still sat in the service's
+        queue, and nothing had been said about either.
+
+        >>> import tempfile
+        >>> j = Journal(Path(tempfile.mkdtemp()) / "t1.sqlite", table="t1", venue="hall")
+        >>> with j.transaction():
+        ...     first = j.record_input(1, 0.0, "go", {})
+        ...     second = j.record_input(2, 0.0, "go", {})
+        >>> (first, second), [i.id for i in j.inputs()]
+        ((1, 2), [1, 2])
+        >>> j.close()
+        """
+        if self._open is not None:
+            raise JournalError(f"{self.path}: transactions do not nest")
+        with _write(self._db, self.path, self._lock) as db:
+            self._open = db
+            try:
+                yield
+            finally:
+                self._open = None
+
+    def _tx(self) -> AbstractContextManager[sqlite3.Connection]:
+        """A write transaction of its own, or the open :meth:`transaction`."""
+        if self._open is not None:
+            return nullcontext(self._open)
+        return _write(self._db, self.path, self._lock)
 
     def _sync(self, full: bool) -> None:
         self._db.execute(f"PRAGMA synchronous={'FULL' if full else 'NORMAL'}")
@@ -249,22 +324,30 @@ class Journal(_Reading):
         *,
         durable: bool = True,
     ) -> int:
-        """Append one input; it is committed when this returns. Returns its id.
+        """Append one input; it is committed when this returns (or when the
+        enclosing :meth:`transaction` ends). Returns its id.
 
         ``durable=False`` commits without an fsync: the input is in the WAL
         (it survives the process dying) and the next durable commit, such as
         :meth:`record_rulings`, puts it on disk too, since the WAL is written
-        in order. The live service uses that to pay one fsync per input.
+        in order. Inside a :meth:`transaction` it makes no difference.
         """
+        if self._open is not None:
+            return self._insert_input(self._open, t_ns, wall, kind, payload)
         self._sync(durable)
         try:
-            with _write(self._db, self.path) as db:
-                cur = db.execute(
-                    "INSERT INTO inputs (boot, t_ns, wall, kind, payload) VALUES (?, ?, ?, ?, ?)",
-                    (self.boot, t_ns, wall, kind, _dumps(payload)),
-                )
+            with self._tx() as db:
+                return self._insert_input(db, t_ns, wall, kind, payload)
         finally:
             self._sync(True)
+
+    def _insert_input(
+        self, db: sqlite3.Connection, t_ns: int, wall: float, kind: str, payload: dict[str, JSON]
+    ) -> int:
+        cur = db.execute(
+            "INSERT INTO inputs (boot, t_ns, wall, kind, payload) VALUES (?, ?, ?, ?, ?)",
+            (self.boot, t_ns, wall, kind, _dumps(payload)),
+        )
         assert cur.lastrowid is not None
         return cur.lastrowid
 
@@ -274,40 +357,33 @@ class Journal(_Reading):
         rulings: Sequence[Ruling],
         topic: str,
         also: Sequence[tuple[str, str, bool]] = (),
-    ) -> None:
+    ) -> list[OutboxRow]:
         """Append the rulings one input produced, each with its outbox row on
-        ``topic``, and the outbox rows ``also`` (topic, payload, retain).
+        ``topic``, then the outbox rows ``also`` (topic, payload, retain).
+        Returns the outbox rows written, in id order, for
+        :meth:`~controller.mqtt.MqttLink.offer`.
 
         One transaction (synchronous=FULL): after a crash either all of them
         are in the journal or none is. A seq or id already journaled is
         refused with :class:`JournalError` and nothing is written.
         """
-        with _write(self._db, self.path) as db:
-            for out_topic, out_payload, retain in also:
-                db.execute(
-                    "INSERT INTO outbox (topic, payload, qos, retain) VALUES (?, ?, 1, ?)",
-                    (out_topic, out_payload, int(retain)),
-                )
+        rows: list[OutboxRow] = []
+        with self._tx() as db:
             for ruling in rulings:
                 payload = ruling.to_json()
                 db.execute(
                     "INSERT INTO rulings (seq, id, boot, input_id, payload) VALUES (?, ?, ?, ?, ?)",
                     (ruling.seq, ruling.id, self.boot, input_id, payload),
                 )
-                db.execute(
-                    "INSERT INTO outbox (topic, payload, qos, retain) VALUES (?, ?, 1, 0)",
-                    (topic, payload),
-                )
+                rows.append(_insert_row(db, topic, payload, 1, False))
+            for out_topic, out_payload, retain in also:
+                rows.append(_insert_row(db, out_topic, out_payload, 1, retain))
+        return rows
 
     def enqueue(self, topic: str, payload: str, *, qos: int = 1, retain: bool = False) -> int:
         """Queue any other message (retained state, a command result); returns its outbox id."""
-        with _write(self._db, self.path) as db:
-            cur = db.execute(
-                "INSERT INTO outbox (topic, payload, qos, retain) VALUES (?, ?, ?, ?)",
-                (topic, payload, qos, int(retain)),
-            )
-        assert cur.lastrowid is not None
-        return cur.lastrowid
+        with self._tx() as db:
+            return _insert_row(db, topic, payload, qos, retain).id
 
     def heartbeat(self, t_ns: int, wall: float) -> None:
         """Overwrite the one heartbeat row: the journal does not grow with uptime.
@@ -315,11 +391,22 @@ class Journal(_Reading):
         Still a FULL commit: after a power cut a clock may only lose the time
         since the last heartbeat, so the heartbeat itself must be on disk.
         """
-        with _write(self._db, self.path) as db:
+        with self._tx() as db:
             db.execute(
                 "INSERT OR REPLACE INTO heartbeat (one, boot, t_ns, wall) VALUES (1, ?, ?, ?)",
                 (self.boot, t_ns, wall),
             )
+
+
+def _insert_row(
+    db: sqlite3.Connection, topic: str, payload: str, qos: int, retain: bool
+) -> OutboxRow:
+    cur = db.execute(
+        "INSERT INTO outbox (topic, payload, qos, retain) VALUES (?, ?, ?, ?)",
+        (topic, payload, qos, int(retain)),
+    )
+    assert cur.lastrowid is not None
+    return OutboxRow(cur.lastrowid, topic, payload, qos, retain)
 
 
 def _check_owner(path: Path, meta: dict[str, str], table: str, venue: str) -> None:
@@ -397,9 +484,12 @@ class Outbox:
         if not path.is_file():
             raise JournalError(f"{path}: no such journal (the Journal creates it)")
         self.path = path
+        self._lock = _writer_lock(path)
         self._db = _connect(path)
         try:
             self._db.execute("PRAGMA synchronous=NORMAL")
+            # Checkpoints run in checkpoint(), outside the writer lock.
+            self._db.execute("PRAGMA wal_autocheckpoint=0")
             self._db.execute("SELECT 1 FROM outbox LIMIT 1").fetchall()
         except sqlite3.Error as exc:
             self._db.close()
@@ -420,7 +510,7 @@ class Outbox:
 
     def mark_sent_many(self, outbox_ids: Iterable[int]) -> None:
         """Mark several rows sent in one commit (a burst of PUBACKs)."""
-        with _write(self._db, self.path) as db:
+        with _write(self._db, self.path, self._lock) as db:
             db.executemany("UPDATE outbox SET sent = 1 WHERE id = ?", ((i,) for i in outbox_ids))
 
     def requeue_recent(self, count: int, topic_suffix: str = "/ruling") -> int:
@@ -428,13 +518,20 @@ class Outbox:
         again; returns how many. A broker acknowledges a message before it has
         passed it on, so a broker that crashed may have lost rows we hold as
         sent: republishing them is safe, subscribers drop duplicates by id."""
-        with _write(self._db, self.path) as db:
+        with _write(self._db, self.path, self._lock) as db:
             cursor = db.execute(
                 "UPDATE outbox SET sent = 0 WHERE id IN (SELECT id FROM outbox"
                 " WHERE sent = 1 AND retain = 0 AND topic LIKE ? ORDER BY id DESC LIMIT ?)",
                 ("%" + topic_suffix, count),
             )
             return cursor.rowcount
+
+    def checkpoint(self) -> None:
+        """Copy committed pages from the WAL into the database file (PASSIVE:
+        never waits for, nor blocks, the Journal's writes), so that the WAL
+        is reused from its start instead of growing. Called by the MQTT
+        worker, off the service's loop."""
+        self._db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
 
     def pending(self) -> int:
         """How many rows are not yet acknowledged by a broker."""

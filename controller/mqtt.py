@@ -7,10 +7,18 @@ unsent row is published again, in id order, after any reconnect or restart.
 Subscribers drop the duplicates this causes by ruling id.
 
 Threads: paho's network thread only runs callbacks, which put events on a
-queue. One worker thread owns the :class:`~controller.journal.Outbox`
-connection and does all publishing of outbox rows; it keeps at most
-``WINDOW`` rows in flight so a burst of thousands of rows never overruns the
-broker's inflight limit or paho's memory.
+queue (PUBACKs on a deque of their own). One worker thread owns the
+:class:`~controller.journal.Outbox` connection: it marks rows sent (in
+batches, once PUBACKs pause), reads and publishes any backlog, and resends
+after a reconnect. It keeps at most ``WINDOW`` rows in flight so a burst of
+thousands of rows never overruns the broker's inflight limit or paho's memory.
+
+The fast path: rows the service has just committed are handed to
+:meth:`MqttLink.offer`, which publishes them from the caller's thread when
+they are next in line (nothing older is unsent or waiting) and the window has
+room. That saves a thread hand-off and a read of the outbox per ruling; the
+order on the wire and the marking on PUBACK are the same either way, because
+both paths publish under one lock and advance one cursor.
 """
 
 from __future__ import annotations
@@ -18,8 +26,7 @@ from __future__ import annotations
 import logging
 import queue
 import threading
-from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -31,15 +38,16 @@ from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
-from controller.config import topic_base
+from controller.config import DEFAULT_RESEND_ON_RECONNECT, topic_base
 from controller.journal import Outbox, OutboxRow
+from controller.publisher import WINDOW, Publisher
+from controller.publisher import LinkStats as LinkStats  # re-exported: part of the link API
 
 log = logging.getLogger(__name__)
 
-WINDOW = 20
-"""Most outbox rows in flight at once: mosquitto's default ``max_inflight_messages``."""
-
-_BATCH = 500  # outbox rows read per query
+_CHECKPOINT_EVERY = 200  # outbox rows marked sent between WAL checkpoints
+_MARK_DELAY_S = 0.005  # acked rows are marked sent once PUBACKs pause this long...
+_MARK_BATCH = 100  # ...or this many are waiting
 OFFLINE = "offline"
 ONLINE = "online"
 
@@ -62,20 +70,9 @@ class BrokerTarget:
     key: str | None = None
     keepalive: int = 30
     client_id: str = ""
-    resend_on_reconnect: int = 1000  # acked rulings published again after a reconnect
-
-
-@dataclass(frozen=True, slots=True)
-class LinkStats:
-    """Counters since start: outbox rows published (including resends), rows
-    acknowledged, PUBACKs with a failure reason code, reconnects, and acked
-    rows queued again after a reconnect."""
-
-    published: int = 0
-    acked: int = 0
-    refused: int = 0
-    reconnects: int = 0
-    requeued: int = 0
+    # Acked rulings published again after a reconnect: mosquitto PUBACKs
+    # before it forwards, so a broker that crashed may have lost some.
+    resend_on_reconnect: int = DEFAULT_RESEND_ON_RECONNECT
 
 
 # Events for the worker thread. paho callbacks only create these.
@@ -97,8 +94,7 @@ class _Disconnected:
 
 @dataclass(frozen=True, slots=True)
 class _Acked:
-    mid: int
-    refused: bool
+    """PUBACKs are waiting in ``Publisher.pubacks``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,91 +103,6 @@ class _Stop:
 
 
 _Event = _Kick | _Connected | _Disconnected | _Acked | _Stop
-
-
-class _Publisher:
-    """The worker's state: which rows are in flight under which message id.
-
-    ``rows_by_mid`` outlives a connection: paho resends its own unacked
-    messages after a reconnect, and their PUBACKs still mark rows sent.
-    ``window`` holds only the mids published on the current connection.
-    """
-
-    def __init__(self, client: mqtt.Client, outbox: Outbox, resend_on_reconnect: int) -> None:
-        self.client = client
-        self.outbox = outbox
-        self.resend_on_reconnect = resend_on_reconnect
-        self.rows_by_mid: dict[int, int] = {}
-        self.window: set[int] = set()
-        self.limit = WINDOW
-        self.connected = False
-        self.cursor = 0  # highest row id published on this connection
-        self.buffer: deque[OutboxRow] = deque()
-        self.stats = LinkStats()
-
-    def on_connected(self, receive_maximum: int, reconnect: bool) -> None:
-        # Start again from the first unsent row: anything in flight on the old
-        # connection may be lost, and a resend is only a duplicate.
-        if reconnect and self.resend_on_reconnect:
-            # mosquitto PUBACKs before it forwards: if it crashed, rulings it
-            # acknowledged may never have reached a subscriber.
-            again = self.outbox.requeue_recent(self.resend_on_reconnect)
-            self.stats = replace(self.stats, requeued=self.stats.requeued + again)
-        self.connected = True
-        self.limit = max(1, min(WINDOW, receive_maximum))
-        self.window.clear()
-        self.buffer.clear()
-        self.cursor = 0
-
-    def on_acked(self, mid: int, refused: bool, done: list[int]) -> None:
-        self.window.discard(mid)
-        row_id = self.rows_by_mid.pop(mid, None)
-        if row_id is None:
-            return  # not an outbox row (the status message)
-        if refused:
-            # The broker will refuse a resend just the same (an ACL, a bad
-            # topic); retrying forever would block the table's whole outbox.
-            log.error("broker refused outbox row %d; it is not retried", row_id)
-            self.stats = replace(self.stats, refused=self.stats.refused + 1)
-        self.stats = replace(self.stats, acked=self.stats.acked + 1)
-        done.append(row_id)
-
-    def fill(self) -> None:
-        """Publish unsent rows in id order until the window is full."""
-        while self.connected and len(self.window) < self.limit:
-            row = self._peek_row()
-            if row is None or not self._publish(row):
-                return
-            self.buffer.popleft()
-            self.cursor = row.id
-
-    def _publish(self, row: OutboxRow) -> bool:
-        """Hand one row to paho; False if paho cannot take it now (try later)."""
-        try:
-            info = self.client.publish(row.topic, row.payload, qos=row.qos, retain=row.retain)
-        except ValueError:
-            # A topic or QoS paho rejects never becomes publishable.
-            log.error("outbox row %d cannot be published; it is not retried", row.id)
-            self.outbox.mark_sent(row.id)
-            return True
-        if info.rc == mqtt.MQTT_ERR_QUEUE_SIZE:
-            # paho still holds a message under this mid: mapping it to the row
-            # would let that message's PUBACK mark this row sent.
-            log.warning("paho's queue is full; outbox row %d waits", row.id)
-            return False
-        self.stats = replace(self.stats, published=self.stats.published + 1)
-        if row.qos == 0:
-            # No PUBACK will come: handed to paho is as sent as it gets.
-            self.outbox.mark_sent(row.id)
-        else:
-            self.rows_by_mid[info.mid] = row.id
-            self.window.add(info.mid)
-        return True
-
-    def _peek_row(self) -> OutboxRow | None:
-        if not self.buffer:
-            self.buffer.extend(self.outbox.unsent(after_id=self.cursor, limit=_BATCH))
-        return self.buffer[0] if self.buffer else None
 
 
 class MqttLink:
@@ -221,8 +132,10 @@ class MqttLink:
         self._cond = threading.Condition()
         self._pending: int | None = None  # unsent rows at the last check
         self._checks = 0  # how many checks the worker has made
+        self._waiters = 0  # threads in wait_drained: the worker counts for them
         self._connects = 0
-        self._publisher: _Publisher | None = None
+        self._marked = 0  # rows marked sent since the last WAL checkpoint
+        self._publisher: Publisher | None = None
         self._worker: threading.Thread | None = None
         self._client = self._make_client()
 
@@ -261,7 +174,7 @@ class MqttLink:
 
     def start(self) -> None:
         """Open the outbox and connect in the background; never blocks on the broker."""
-        self._publisher = _Publisher(
+        self._publisher = Publisher(
             self._client, Outbox(self.outbox_path), self.target.resend_on_reconnect
         )
         self._worker = threading.Thread(target=self._work, name="mqtt-outbox", daemon=True)
@@ -278,15 +191,34 @@ class MqttLink:
         """New outbox rows exist: publish them. Safe from any thread."""
         self._events.put(_Kick())
 
+    def offer(self, rows: Sequence[OutboxRow]) -> None:
+        """Rows just committed to the outbox (in id order): publish them from
+        this thread if they are next in line and the window has room, else
+        leave them to the worker. Safe from any thread, but call it only
+        after the rows' transaction has committed: a row is published only
+        once it is on disk.
+        """
+        publisher = self._publisher
+        if publisher is not None and rows:
+            with publisher.lock:
+                if publisher.take(rows):
+                    return
+        self.kick()
+
     def wait_drained(self, timeout: float) -> bool:
         """Wait until every outbox row is acknowledged; False on timeout."""
         with self._cond:
             checks = self._checks
-        self.kick()  # a check made after this kick sees every row written before it
-        with self._cond:
-            return self._cond.wait_for(
-                lambda: self._checks > checks and self._pending == 0, timeout
-            )
+            self._waiters += 1
+        try:
+            self.kick()  # a check made after this kick sees every row written before it
+            with self._cond:
+                return self._cond.wait_for(
+                    lambda: self._checks > checks and self._pending == 0, timeout
+                )
+        finally:
+            with self._cond:
+                self._waiters -= 1
 
     def stop(self, timeout: float = 5.0) -> None:
         """Say "offline" (retained), disconnect cleanly and stop both threads.
@@ -347,7 +279,13 @@ class MqttLink:
         reason_code: ReasonCode,
         properties: Properties,
     ) -> None:
-        self._events.put(_Acked(mid, reason_code.is_failure))
+        publisher = self._publisher
+        assert publisher is not None  # set before paho's thread starts
+        publisher.pubacks.append((mid, reason_code.is_failure))
+        # Appended first, then armed read: see _rearm. A backlog or a
+        # wait_drained caller wants the worker at once.
+        if not publisher.armed or publisher.buffer or publisher.dirty or self._waiters:
+            self._events.put(_Acked())
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
         verb = message.topic.removeprefix(self.base + "cmd/")
@@ -377,28 +315,83 @@ class MqttLink:
         finally:
             publisher.outbox.close()
 
-    def _handle_batch(self, publisher: _Publisher) -> bool:
-        """Handle every queued event, then commit acks in one go; False on stop."""
-        events = [self._events.get()]
+    def _handle_batch(self, publisher: Publisher) -> bool:
+        """Handle every queued event, publish what is due; False on stop.
+
+        Acknowledged rows are marked sent in one commit once PUBACKs pause
+        (or pile up), and a PUBACK wakes this thread only when it is not
+        already due to look: a write and a thread switch per PUBACK would
+        compete with the service for the journal's write lock and the
+        interpreter just as the next input comes in. A mark lost in a crash
+        only means a resend, which subscribers drop by id.
+        """
+        running = True
+        events = self._next_events(publisher)
+        for event in events:
+            if isinstance(event, _Stop):
+                running = False
+            elif isinstance(event, _Kick):
+                with publisher.lock:
+                    publisher.dirty = True
+            elif not isinstance(event, _Acked):
+                # A new connection resends every row not marked sent: mark first.
+                self._flush(publisher)
+                with publisher.lock:
+                    if isinstance(event, _Connected):
+                        publisher.on_connected(event.receive_maximum, event.reconnect)
+                    else:
+                        publisher.connected = False
+        with self._cond:
+            waiting = self._waiters > 0
+        with publisher.lock:
+            publisher.apply_pubacks()
+            due = not events or not running or waiting or len(publisher.acked) >= _MARK_BATCH
+        if due:
+            self._flush(publisher)
+        if running:
+            with publisher.lock:
+                publisher.fill()
+        self._rearm(publisher)
+        if waiting:
+            self._report(publisher.outbox.pending())
+        return running
+
+    def _next_events(self, publisher: Publisher) -> list[_Event]:
+        """The queued events, waiting for the first; none when it is time to
+        mark acknowledged rows sent."""
+        try:
+            events = [self._events.get(timeout=_MARK_DELAY_S if publisher.armed else None)]
+        except queue.Empty:
+            return []
         while not self._events.empty():
             events.append(self._events.get())
-        done: list[int] = []
-        running = True
-        for event in events:
-            if isinstance(event, _Connected):
-                publisher.on_connected(event.receive_maximum, event.reconnect)
-            elif isinstance(event, _Disconnected):
-                publisher.connected = False
-            elif isinstance(event, _Acked):
-                publisher.on_acked(event.mid, event.refused, done)
-            elif isinstance(event, _Stop):
-                running = False
-        if done:
-            publisher.outbox.mark_sent_many(done)
-        if running:
-            publisher.fill()
-        self._report(publisher.outbox.pending())
-        return running
+        return events
+
+    @staticmethod
+    def _rearm(publisher: Publisher) -> None:
+        """Wait with a timeout while rows wait to be marked sent.
+
+        ``armed`` is cleared before the PUBACKs are looked at, and paho's
+        thread appends before it reads ``armed``: whatever the interleaving,
+        a PUBACK is either seen here or wakes the worker.
+        """
+        with publisher.lock:
+            publisher.armed = False
+            publisher.armed = bool(publisher.acked or publisher.pubacks)
+
+    def _flush(self, publisher: Publisher) -> None:
+        """Mark the acknowledged rows sent; checkpoint the WAL now and then."""
+        with publisher.lock:
+            publisher.apply_pubacks()
+            done, publisher.acked = publisher.acked, []
+        if not done:
+            return
+        publisher.outbox.mark_sent_many(done)
+        self._marked += len(done)
+        if self._marked >= _CHECKPOINT_EVERY:
+            # Here rather than in the service's commits (see Journal).
+            publisher.outbox.checkpoint()
+            self._marked = 0
 
     def _report(self, pending: int) -> None:
         with self._cond:

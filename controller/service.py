@@ -90,7 +90,8 @@ class TableService:
         self.base = topic_base(config.venue, config.table)
         self.module = module_for(config.game)
         self.engine = self.module.engine()
-        self.queue: queue.Queue[Event | EdgeEvent | RawCommand] = queue.Queue()
+        # SimpleQueue: its get() wakes the loop sooner than Queue's Condition.
+        self.queue: queue.SimpleQueue[Event | EdgeEvent | RawCommand] = queue.SimpleQueue()
         self.offset_ns = 0
         self.link: MqttLink | None = None
         # While a sensor link is down (and LINK_CATCH_UP_NS after it is back),
@@ -218,18 +219,18 @@ class TableService:
         """Journal the input, step the engine, journal the rulings, publish."""
         event = self.runtime.prepare(event)
         kind, payload = encode(self.module, event)
-        # Written before the engine acts on it; made durable by the commit
-        # below, which comes before anything is published (one fsync per input).
-        wall = self.clock.wall()
-        input_id = self.journal.record_input(event.t_ns, wall, kind, payload, durable=False)
-        rulings = self.runtime.feed(event)
-        also = [(self.base + "state", self._state_json(), True)]
-        clock = self._clock_json(event.t_ns)
-        if clock is not None:
-            also.append((self.base + "clock", clock, True))
-        self.journal.record_rulings(input_id, rulings, self.base + "ruling", also=also)
+        # One transaction, one fsync: the input is written before the engine
+        # sees it, and on disk with its rulings before anything is published.
+        with self.journal.transaction():
+            input_id = self.journal.record_input(event.t_ns, self.clock.wall(), kind, payload)
+            rulings = self.runtime.feed(event)
+            also = [(self.base + "state", self._state_json(), True)]
+            clock = self._clock_json(event.t_ns)
+            if clock is not None:
+                also.append((self.base + "clock", clock, True))
+            rows = self.journal.record_rulings(input_id, rulings, self.base + "ruling", also)
         if self.link is not None:
-            self.link.kick()
+            self.link.offer(rows)  # committed: publish now, from this thread if it can
         return rulings
 
     def _publish_state(self) -> None:
@@ -344,6 +345,7 @@ class TableService:
             key=None if broker.key is None else str(broker.key),
             keepalive=broker.keepalive,
             client_id=broker.client_id,
+            resend_on_reconnect=broker.resend_on_reconnect,
         )
         self.link = MqttLink(
             target,

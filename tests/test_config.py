@@ -167,6 +167,18 @@ def test_limits_are_inclusive_and_tables_optional(
     assert getattr(load_config(_write(tmp_path, changes)), attribute) == expected
 
 
+@pytest.mark.parametrize(
+    ("resend", "expected"),
+    [({}, 1000), ({"resend_on_reconnect": 0}, 0), ({"resend_on_reconnect": 100_000}, 100_000)],
+)
+def test_resend_on_reconnect_default_and_limits(
+    tmp_path: Path, resend: dict[str, int], expected: int
+) -> None:
+    path = _write(tmp_path, {"broker": {"url": "mqtt://h", **resend}})
+    broker = load_config(path).broker
+    assert broker is not None and broker.resend_on_reconnect == expected
+
+
 @pytest.mark.parametrize(("keepalive"), [5, 3600])
 def test_keepalive_limits_are_inclusive(tmp_path: Path, keepalive: int) -> None:
     path = _write(tmp_path, {"broker": {"url": "mqtt://h", "keepalive": keepalive}})
@@ -280,6 +292,24 @@ BAD: list[tuple[dict[str, Any], str, str | None, str]] = [
     ({"table.heartbeat_seconds": float("nan")}, "[table]", "heartbeat_seconds", "finite"),
     ({"broker": {"url": "mqtt://h", "keepalive": 4}}, "[broker]", "keepalive", "at least 5"),
     ({"broker": {"url": "mqtt://h", "keepalive": 3601}}, "[broker]", "keepalive", "at most 3600"),
+    (
+        {"broker": {"url": "mqtt://h", "resend_on_reconnect": -1}},
+        "[broker]",
+        "resend_on_reconnect",
+        "at least 0",
+    ),
+    (
+        {"broker": {"url": "mqtt://h", "resend_on_reconnect": 100_001}},
+        "[broker]",
+        "resend_on_reconnect",
+        "at most 100000",
+    ),
+    (
+        {"broker": {"url": "mqtt://h", "resend_on_reconnect": "all"}},
+        "[broker]",
+        "resend_on_reconnect",
+        "expected an integer",
+    ),
     ({"commands.max_payload_bytes": 255}, "[commands]", "max_payload_bytes", "at least 256"),
     ({"commands.max_payload_bytes": 65537}, "[commands]", "max_payload_bytes", "at most 65536"),
     ({"match.players": ["ann"]}, "[match]", "players", "two distinct"),

@@ -21,7 +21,7 @@ from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
 from controller.config import topic_base
-from controller.journal import Journal, Outbox
+from controller.journal import Journal, Outbox, OutboxRow
 from controller.mqtt import BrokerTarget, LinkStats, MqttLink
 from tests.mosquitto import Mosquitto
 from tests.test_journal import ruling
@@ -375,3 +375,64 @@ def test_commands_reach_the_handler_but_results_do_not(
     spotter.publish(BASE + "cmd/go", b'{"cmd_id":"c1"}', qos=1).wait_for_publish(5)
     assert got_go.wait(5)
     assert calls == [("go", b'{"cmd_id":"c1"}')]
+
+
+def journal_step(journal: Journal, seqs: range) -> list[OutboxRow]:
+    """Journal one input and its rulings the way the service does; the rows written."""
+    with journal.transaction():
+        input_id = journal.record_input(seqs[0], 0.0, "toss", {})
+        return journal.record_rulings(input_id, [ruling(s) for s in seqs], RULINGS)
+
+
+def test_offered_rows_go_out_from_the_callers_thread_and_are_marked_sent(
+    broker: Mosquitto, journal: Journal, cleanup: Cleanup
+) -> None:
+    sub = subscribe(broker, cleanup)
+    link = start_link(broker, journal, cleanup)
+    link.offer(journal_step(journal, range(1, 2)))  # connecting: the worker takes it
+    assert sub.wait_for(at_least(1), 5)
+    for first in range(2, 12, 2):
+        before = link.stats.published
+        link.offer(journal_step(journal, range(first, first + 2)))
+        # Next in line with room in the window: handed to paho before offer returned.
+        assert link.stats.published == before + 2
+    assert sub.wait_for(at_least(11), 5)
+    assert first_arrivals(sub) == list(range(1, 12))
+    # Marked sent once the PUBACKs pause, with nobody waiting in wait_drained.
+    box = Outbox(journal.path)
+    cleanup.append(box.close)
+    assert wait_until(lambda: box.pending() == 0)
+    assert link.stats.acked == 11
+
+
+def test_an_offer_never_overtakes_older_unsent_rows(
+    broker: Mosquitto, journal: Journal, cleanup: Cleanup
+) -> None:
+    sub = subscribe(broker, cleanup)
+    link = start_link(broker, journal, cleanup)
+    link.offer(journal_step(journal, range(1, 3)))
+    assert sub.wait_for(at_least(2), 5)
+    journal_rulings(journal, 3, 5)  # journaled, never kicked nor offered
+    link.offer(journal_step(journal, range(8, 10)))
+    assert link.wait_drained(5)
+    assert sub.wait_for(at_least(9), 5)
+    assert first_arrivals(sub) == list(range(1, 10))
+
+
+def test_resend_on_reconnect_requeues_that_many_acked_rulings(
+    broker: Mosquitto, journal: Journal, cleanup: Cleanup
+) -> None:
+    target = BrokerTarget(broker.host, broker.port, client_id="t1-link", resend_on_reconnect=4)
+    link = MqttLink(target, journal.path, venue=VENUE, table=TABLE)
+    link.start()
+    cleanup.append(link.stop)
+    journal_rulings(journal, 1, 10)
+    assert link.wait_drained(5)
+    broker.kill()
+    broker.start()
+    sub = subscribe(broker, cleanup)
+    assert wait_until(lambda: link.stats.reconnects == 1, 10)
+    assert link.wait_drained(5)
+    assert link.stats.requeued == 4
+    assert sub.wait_for(at_least(4), 5)
+    assert first_arrivals(sub) == [7, 8, 9, 10]
