@@ -108,6 +108,8 @@ class TableService:
         except BaseException:
             if self.source is not None:
                 self.source.close()
+            if hasattr(self, "journal"):
+                self.journal.close()
             raise
 
     # -- time -----------------------------------------------------------------

@@ -232,3 +232,15 @@ def test_gpio_off_a_pi_is_refused_before_the_journal(
     with pytest.raises(TablerefError, match="needs a Raspberry Pi"):
         TableService(load_config(path), clock=SimClock())
     assert not (tmp_path / "journal.sqlite").exists()
+
+
+def test_a_journal_of_another_game_is_refused_at_start_up(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    assert table.cmd("go")["ok"]
+    table.service.close()
+    tantrix = CONFIG.replace('game = "heads-and-tails"', 'game = "tantrix"').replace(
+        'plays = 2\nfirst_tosser = "ann"\n', ""
+    )
+    (tmp_path / "table.toml").write_text(tantrix, encoding="utf-8")
+    with pytest.raises(TablerefError, match="holds a 'heads-and-tails' match"):
+        TableService(load_config(tmp_path / "table.toml"), clock=SimClock(start_ns=0))
