@@ -62,27 +62,35 @@ def _edges(image: Image) -> Image:
 
 def fit_outline(crop: Image, diameter: float) -> Ellipse | None:
     """The coin's outline in ``crop`` where a coin is ``diameter`` pixels
-    across: the edge contour whose ellipse is the coin's size and nearest
-    the middle, or None."""
-    edges = _edges(crop)
-    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
-    contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
+    across, or None: the busy region (the rim and the relief give dense
+    edges, a soft shadow or a plain floor few) of the coin's size nearest the
+    middle, closed into a blob, its outer contour fitted with an ellipse."""
+    g = cv2.GaussianBlur(grey(crop), (0, 0), 1.2)
+    mag = cv2.magnitude(cv2.Sobel(g, cv2.CV_32F, 1, 0), cv2.Sobel(g, cv2.CV_32F, 0, 1))
     h, w = crop.shape[:2]
     best: tuple[float, Ellipse] | None = None
-    for contour in contours:
-        if len(contour) < 12:
-            continue
-        (x, y), (a, b), angle = cv2.fitEllipse(contour)
-        major, minor = max(a, b), min(a, b)
-        angle = angle if a >= b else angle + 90
-        if not 0.8 * diameter <= major <= 1.3 * diameter:
-            continue
-        # A dilated contour runs on both sides of the edge: use its outer half.
-        fit = Ellipse(x, y, major - 1.0, max(minor - 1.0, 0.5), angle)
-        off = math.hypot(x - w / 2, y - h / 2) / diameter
-        cost = abs(major - diameter) / diameter + 0.3 * off + 0.05 * (1 - fit.ratio)
-        if best is None or cost < best[0]:
-            best = (cost, fit)
+    for pct in (90.0, 80.0, 95.0):
+        busy = (mag > np.percentile(mag, pct)).astype(np.uint8)
+        k = max(3, int(diameter / 16) | 1)
+        blob = cv2.morphologyEx(busy, cv2.MORPH_CLOSE, cv2.getStructuringElement(
+            cv2.MORPH_ELLIPSE, (k, k)))  # fmt: skip
+        blob = cv2.morphologyEx(blob, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        for contour in contours:
+            if len(contour) < 12:
+                continue
+            (x, y), (a, b), angle = cv2.fitEllipse(contour)
+            major, minor = max(a, b), min(a, b)
+            angle = angle if a >= b else angle + 90
+            if not 0.8 * diameter <= major <= 1.3 * diameter:
+                continue
+            fit = Ellipse(x, y, major, max(minor, 0.5), angle)
+            off = math.hypot(x - w / 2, y - h / 2) / diameter
+            cost = abs(major - diameter) / diameter + 0.3 * off
+            if best is None or cost < best[0]:
+                best = (cost, fit)
+        if best is not None:
+            break
     return None if best is None else best[1]
 
 

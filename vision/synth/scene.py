@@ -90,18 +90,20 @@ class Rig:
 
     @classmethod
     def make(cls, seed: int, *, coin_px: float | None = None, kind: FloorKind | None = None,
-             tilt: float = 350.0, noise: tuple[float, float] = (1.0, 6.0)) -> Rig:  # fmt: skip
+             tilt: float = 350.0, noise: tuple[float, float] = (1.0, 6.0),
+             layout: FloorLayout | None = None) -> Rig:  # fmt: skip
         """A random rig: camera 1.9-2.6 m up, off-centre by up to ``tilt`` mm;
         the still scaled so a 24 mm coin is ``coin_px`` across (random if None)."""
         rng = np.random.default_rng(seed)
-        layout = FloorLayout()
+        layout = layout or FloorLayout()
+        mid = layout.side_mm / 2
         kinds = list(FloorKind)
         floor_kind = kind or kinds[int(rng.integers(len(kinds)))]
         floor = FloorArt.make(layout, floor_kind, int(rng.integers(1 << 30)))
         off = rng.uniform(-tilt, tilt, 2)
         camera = PinholeCamera(
-            *PREVIEW, 1000.0, (750 + off[0], 750 + off[1], float(rng.uniform(1900, 2600))),
-            (750 + float(rng.uniform(-120, 120)), 750 + float(rng.uniform(-120, 120))),
+            *PREVIEW, 1000.0, (mid + off[0], mid + off[1], float(rng.uniform(1900, 2600))),
+            (mid + float(rng.uniform(-120, 120)), mid + float(rng.uniform(-120, 120))),
             float(rng.uniform(-8, 8)),
         )  # fmt: skip
         m = layout.marker_mm + 40
@@ -109,7 +111,7 @@ class Rig:
         corners = np.array([[-m, -m], [s + m, -m], [s + m, s + m], [-m, s + m]])
         camera = camera.fit_to(corners, float(rng.uniform(0.85, 0.97)))
         want = float(rng.uniform(36, 120)) if coin_px is None else coin_px
-        preview_px = 24.0 * local_scale(camera.floor_homography(), 750, 750)
+        preview_px = 24.0 * local_scale(camera.floor_homography(), mid, mid)
         return cls(layout, floor, camera, want / preview_px, _light(rng),
                    float(rng.uniform(0.1, 0.6)), float(rng.uniform(*noise)))  # fmt: skip
 
@@ -270,7 +272,8 @@ def render(rig: Rig, design: CoinDesign | None, landing: Landing | None, *, seed
     x0, y0, w, h = window or (0, 0, cam.width, cam.height)
     shift = translate(-x0, -y0)
     to_img = shift @ cam.floor_homography()
-    ppm = local_scale(cam.floor_homography(), 750, 750)
+    mid = rig.layout.side_mm / 2
+    ppm = local_scale(cam.floor_homography(), mid, mid)
     art = rig.floor.image if ppm > 0.7 else cv2.pyrDown(rig.floor.image)
     to_mm = rig.floor.to_mm() if ppm > 0.7 else rig.floor.to_mm() @ np.diag([2.0, 2.0, 1.0])
     base = cv2.warpPerspective(art, to_img @ to_mm, (w, h), flags=cv2.INTER_LINEAR,
