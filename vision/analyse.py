@@ -220,7 +220,7 @@ def reference_crop(
         x, y = analyser.calibration.to_floor(_on_sensor(cand, preview), preview.full_size)[0]
         half = s.extent * s.coin_diameter_mm
         crop = analyser.crop(still, float(x), float(y), half)
-        outline = find_outline(crop, s.crop_px)
+        outline = find_outline(crop, s.crop_px, flat=True)
         if outline is None:
             continue
         if outline.ratio < s.flat_ratio:

@@ -181,9 +181,10 @@ def _support(crop: Image, e: Ellipse, n: int = 90) -> float:
     return float(np.median(np.abs(a - b)))
 
 
-def find_outline(crop: Image, diameter: float) -> Ellipse | None:
+def find_outline(crop: Image, diameter: float, *, flat: bool = False) -> Ellipse | None:
     """The coin's outline: a circle (Hough) or the edge contour as the first
-    guess, each refined on rays; the one the image supports best."""
+    guess, each refined on rays; the one the image supports best. ``flat``:
+    the coin is known to lie flat (registration), only circles are tried."""
     guesses = []
     g = cv2.GaussianBlur(grey(crop), (0, 0), 1.5)
     circles = cv2.HoughCircles(
@@ -200,10 +201,12 @@ def find_outline(crop: Image, diameter: float) -> Ellipse | None:
     if circles is not None:
         x, y, r = min(circles[0], key=lambda c: math.hypot(c[0] - w / 2, c[1] - h / 2))
         guesses.append(Ellipse(float(x), float(y), 2 * float(r), 2 * float(r), 0.0))
-    contour = fit_outline(crop, diameter)
+    contour = None if flat else fit_outline(crop, diameter)
     if contour is not None:
         guesses.append(contour)
     fits = [refine(crop, e) for e in guesses]
+    if flat:  # a circle found, its refinement pulled off by the floor: keep the circle
+        fits = [f if f.ratio >= 0.9 else e for f, e in zip(fits, guesses, strict=True)]
     fits = [f for f in fits if 0.8 * diameter <= f.major <= 1.25 * diameter]
     if not fits:
         return None
