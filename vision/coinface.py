@@ -11,9 +11,9 @@ is the score.
 
 >>> disc = np.zeros((120, 120), np.uint8)
 >>> _ = cv2.circle(disc, (60, 60), 40, 200, -1)
->>> e = fit_outline(disc, 80.0)
+>>> e = find_outline(disc, 80.0)
 >>> round(e.major), round(e.ratio, 2)
-(81, 1.0)
+(80, 1.0)
 """
 
 from __future__ import annotations

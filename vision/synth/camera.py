@@ -6,7 +6,7 @@ as in OpenCV.
 
 >>> cam = PinholeCamera(width=1280, height=720, f_px=600.0,
 ...     position=(750.0, 750.0, 2000.0), target=(750.0, 750.0))
->>> [round(v, 6) for v in cam.project(np.array([[750.0, 750.0, 0.0]]))[0]]
+>>> [round(float(v), 6) for v in cam.project(np.array([[750.0, 750.0, 0.0]]))[0]]
 [639.5, 359.5]
 """
 
