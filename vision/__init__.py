@@ -1,4 +1,6 @@
-"""Camera sources, calibration to millimetres, and coin, mat and dice analysis.
+"""Camera sources, calibration to millimetres, and the landed coin (docs/vision.md).
 
-Nothing here yet: see the vision issue. No OpenCV type leaves this package.
+``vision.analyse.Analyser.analyse(preview, still) -> Observation``; no OpenCV
+type leaves this package. Importing it needs OpenCV and numpy (the ``vision``
+extra); ``vision.settings`` alone does not, so configs check without them.
 """
