@@ -237,6 +237,10 @@ def build_parser() -> argparse.ArgumentParser:
     watch.add_argument("--lines", action="store_true", help="print rulings as lines")
     watch.add_argument("--seconds", type=float, help="stop after this many seconds")
     watch.set_defaults(func=cmd_watch)
+
+    from vision.cli import add_parsers  # calibrate, coin register (OpenCV loaded when run)
+
+    add_parsers(sub)
     return parser
 
 

@@ -37,6 +37,7 @@ from controller.games.registry import SUPPORTED, module_for, supported_names
 from controller.model import Game
 from controller.sensors.lines import LineKind, SensorSettings, parse_sensors
 from controller.strict import Table, load_toml
+from vision.settings import CameraSettings, parse_camera
 
 TOPIC_ROOT = "tableref/v1"
 """Every topic of a table is under ``tableref/v1/<venue>/<table>/`` (contracts.md section 3)."""
@@ -122,6 +123,8 @@ class Config:
     backend: Backend
     max_payload_bytes: int
     sensors: SensorSettings = field(default_factory=SensorSettings)
+    camera: CameraSettings | None = None
+    """The ``[camera]`` table (docs/vision.md); None: no camera, the spotter enters landings."""
 
     @property
     def topic_prefix(self) -> str:
@@ -219,6 +222,8 @@ def parse_config(data: dict[str, Any], path: Path) -> Config:
     backend = _backend(top.table("hardware", optional=True))
     max_payload = _commands(top.table("commands", optional=True))
     sensors = parse_sensors(top.table("sensors", optional=True), ConfigError)
+    camera_table = top.table("camera", optional=True)
+    camera = None if camera_table is None else parse_camera(camera_table, folder)
     top.finish()
     return Config(
         source=source,
@@ -232,6 +237,7 @@ def parse_config(data: dict[str, Any], path: Path) -> Config:
         backend=backend,
         max_payload_bytes=max_payload,
         sensors=sensors,
+        camera=camera,
     )
 
 
@@ -398,6 +404,7 @@ def describe(config: Config) -> str:
         f"  hardware  {config.backend.value}",
         f"  sensors   {_describe_sensors(config.sensors)}",
         f"  commands  at most {config.max_payload_bytes} bytes a payload",
+        *([f"  camera    {_describe_camera(config.camera)}"] if config.camera else []),
     ]
     return "\n".join(lines)
 
@@ -412,6 +419,13 @@ def _describe_sensors(sensors: SensorSettings) -> str:
     if any(line.kind is LineKind.BUTTON for line in sensors.lines):
         parts.append(f"button lockout {sensors.button_lockout_ms} ms")
     return ", ".join(parts)
+
+
+def _describe_camera(camera: CameraSettings) -> str:
+    w, h = camera.still
+    where = f" {camera.device}" if camera.device else ""
+    return (f"{camera.source.value}{where}, {w}x{h}, calibration {camera.calibration}, "
+            f"coin {camera.coin_diameter_mm:g} mm, margin {camera.margin:g}")  # fmt: skip
 
 
 def _describe_broker(config: Config) -> str:

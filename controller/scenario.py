@@ -84,28 +84,38 @@ def _input(
     module: GameModule[Any, Any],
     settings: Any,
     setup: SensorSetup,
+    camera: Any = None,
 ) -> Event | SensorInput:
     kind = entry.get("type")
     where = f"input {index}" + (f" ({kind})" if isinstance(kind, str) else "")
     table = Table(dict(entry), source, where, ScenarioError)
     kind = table.string("type")
-    if kind not in module.input_types and kind not in SENSOR_INPUT_TYPES:
-        known = ", ".join((*module.input_types, *SENSOR_INPUT_TYPES))
+    if kind not in module.input_types and kind not in SENSOR_INPUT_TYPES and kind != "frame":
+        known = ", ".join((*module.input_types, *SENSOR_INPUT_TYPES, "frame"))
         raise table.fail("type", f"{kind!r} is not an input type ({known})")
     at = table.number("at", minimum=0.0, maximum=MAX_SECONDS)
     t_ns = ORIGIN_NS + seconds_to_ns(at)
     if kind in SENSOR_INPUT_TYPES:
         return parse_sensor_input(kind, table, index, t_ns, setup)
+    if kind == "frame":  # a camera image through the vision pipeline: a landed input
+        from vision.scenario import parse_frame
+
+        return parse_frame(table, t_ns, camera, Path(source).parent)
     return module.parse_input(kind, table, t_ns, settings)
 
 
 def _inputs(
-    top: Table, source: str, module: GameModule[Any, Any], settings: Any, setup: SensorSetup
+    top: Table,
+    source: str,
+    module: GameModule[Any, Any],
+    settings: Any,
+    setup: SensorSetup,
+    camera: Any = None,
 ) -> tuple[list[ScenarioInput], list[SensorInput]]:
     inputs: list[ScenarioInput] = []
     sensor_inputs: list[SensorInput] = []
     for index, entry in top.tables("input"):
-        parsed = _input(entry, index, source, module, settings, setup)
+        parsed = _input(entry, index, source, module, settings, setup, camera)
         if isinstance(parsed, SensorInput):
             sensor_inputs.append(parsed)
         else:
@@ -114,6 +124,15 @@ def _inputs(
     inputs.sort(key=lambda i: i.event.t_ns)
     sensor_inputs.sort(key=lambda i: i.t_ns)
     return inputs, sensor_inputs
+
+
+def _camera(table: Table | None, source: str) -> Any:
+    """The optional ``[camera]`` table (for ``frame`` inputs); paths relative to the file."""
+    if table is None:
+        return None
+    from vision.settings import parse_camera
+
+    return parse_camera(table, Path(source).parent)
 
 
 def parse_scenario(data: dict[str, Any], source: str) -> Scenario:
@@ -137,7 +156,8 @@ def parse_scenario(data: dict[str, Any], source: str) -> Scenario:
     sensors_table = top.table("sensors", optional=True)
     # Every game but Heads & Tails is played on a clock, with no light gates.
     setup = parse_sensor_setup(sensors_table, clock=game is not Game.HEADS_AND_TAILS)
-    inputs, sensor_inputs = _inputs(top, source, module, settings, setup)
+    camera = _camera(top.table("camera", optional=True), source)
+    inputs, sensor_inputs = _inputs(top, source, module, settings, setup, camera)
     expects = tuple(
         parse_expect(Table(dict(entry), source, f"expect {index}", ScenarioError), index)
         for index, entry in top.tables("expect")

@@ -67,7 +67,8 @@ def encode(event: Event) -> tuple[str, dict[str, JSON]]:
         case CoinTouched():
             return "coin_touched", {"who": event.who.value}
         case Landed():
-            return "landed", {"face": event.face.value, "in_area": event.in_area}
+            landed: dict[str, JSON] = {"face": event.face.value, "in_area": event.in_area}
+            return "landed", landed | ({"evidence": event.evidence} if event.evidence else {})
         case CoinChange():
             return "coin_change", {"player": event.player}
         case SpotterCall() | Overrule():

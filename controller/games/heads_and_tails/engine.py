@@ -135,6 +135,12 @@ def on_landed(step: Step, event: Landed) -> None:
     # A coin on the floor passed the fault line, seen by the gate or not.
     if phase is Phase.FLIGHT and not _past_fault_line(step, event.t_ns):
         return
+    if event.in_area and event.face is Face.UNKNOWN:
+        # Never a guessed point: the spotter enters the landing (2.6.1); the
+        # coin is still "in flight" for the engine until then.
+        seen = f" (evidence: {event.evidence})" if event.evidence else ""
+        step.notice("2.6.1", f"the camera cannot tell the landing{seen}: spotter, enter it")
+        return
     attempt = dataclasses.replace(
         _attempt(step), landed_ns=event.t_ns, face=event.face, in_area=event.in_area
     )

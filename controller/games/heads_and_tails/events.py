@@ -19,6 +19,7 @@ class Face(StrEnum):
     TAILS = "tails"
     EDGE = "edge"  # indeterminate landing, a "cleet" (2.7.4)
     BROKEN = "broken"  # the coin broke on impact, a "skraggaleon" (2.7.4)
+    UNKNOWN = "unknown"  # the camera could not tell: the spotter enters the landing (2.6.1)
 
 
 class TouchWhat(StrEnum):
@@ -99,10 +100,15 @@ class CoinTouched(Event):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Landed(Event):
-    """The coin came to rest."""
+    """The coin came to rest.
+
+    ``evidence`` names what the camera kept of it (a file beside the
+    journal, or the image a scenario ran through the pipeline).
+    """
 
     face: Face
     in_area: bool = True
+    evidence: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

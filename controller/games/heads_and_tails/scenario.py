@@ -139,7 +139,10 @@ def parse_input(kind: str, table: Table, t_ns: int, settings: MatchSettings) -> 
         event = CoinTouched(t_ns=t_ns, who=table.choice("who", Toucher))
     elif kind == "landed":
         event = Landed(
-            t_ns=t_ns, face=table.choice("face", Face), in_area=table.boolean("in_area", True)
+            t_ns=t_ns,
+            face=table.choice("face", Face),
+            in_area=table.boolean("in_area", True),
+            evidence=table.string("evidence", ""),
         )
     elif kind == "coin_change":
         event = CoinChange(t_ns=t_ns, player=_player(table, "player", settings, True) or "")

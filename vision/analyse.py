@@ -1,0 +1,194 @@
+"""``analyse(frame) -> Observation``: the landed coin, located at low
+resolution, judged on a rectified crop of the full-resolution still.
+
+1. Locate: in the preview, against the empty-floor reference when there is
+   one (any posture), else as a circle (flat coins).
+2. Rectify: a crop of the still around it, resampled onto the floor plane at
+   ``crop_px`` pixels per coin diameter.
+3. Outline: an ellipse fitted to the coin's edge; its axis ratio says flat or
+   leaning (a cleet), its centre the position in mm, hence the zone.
+4. Face: a flat coin in the area is compared with the two registered faces;
+   below the confidence margin it is indeterminate and the spotter decides.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from vision.calibration import Calibration
+from vision.coinface import Ellipse, face_feature, find_outline, similarity
+from vision.floor import scaled, translate
+from vision.locate import Candidate, find_changed, find_circles
+from vision.model import CoinFace, Frame, Image, Observation, Posture, VisionError, Zone
+from vision.references import References
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """The analysis thresholds (the ``[camera]`` table sets the first three)."""
+
+    coin_diameter_mm: float = 24.0
+    margin: float = 0.08
+    """Face: the winning face's score must beat the other's by this much."""
+    tolerance_mm: float = 2.0
+    """In/out: closer than this to the boundary, the spotter decides."""
+    min_score: float = 0.2
+    flat_ratio: float = 0.9
+    leaning_ratio: float = 0.82
+    crop_px: int = 96
+    extent: float = 1.6
+    """The crop reaches this many diameters from the located centre."""
+
+
+@dataclass
+class Analyser:
+    """Analyses landings on one calibrated table with one registered coin."""
+
+    calibration: Calibration
+    references: References | None = None
+    settings: Settings = field(default_factory=Settings)
+
+    def analyse(self, preview: Frame, still: Frame | None = None,
+                background: Frame | None = None) -> Observation:  # fmt: skip
+        """The coin in ``preview`` (and ``still``, the same view at full
+        resolution; the preview itself when None)."""
+        still = still or preview
+        reasons: list[str] = []
+        for cand in self.candidates(preview, background)[:3]:
+            x, y = self.calibration.to_floor(_on_sensor(cand, preview), preview.full_size)[0]
+            obs = self._judge(still, float(x), float(y), reasons)
+            if obs is not None:
+                return obs
+        return Observation(found=False, reasons=(*reasons, "no coin found"))
+
+    def candidates(self, preview: Frame, background: Frame | None) -> list[Candidate]:
+        """Coin candidates in the preview, best first."""
+        cal, d = self.calibration, self.settings.coin_diameter_mm
+        side = cal.layout.side_mm
+        px = d * cal.px_per_mm(side / 2, side / 2, preview.full_size)
+        if background is not None:
+            return find_changed(preview.image, background.image, px)
+        return find_circles(preview.image, 0.6 * px, 1.5 * px)
+
+    def crop(self, still: Frame, x: float, y: float, half_mm: float) -> Image:
+        """The still around floor point (x, y), rectified: ``crop_px`` pixels a diameter."""
+        s = self.settings
+        ppm = s.crop_px / s.coin_diameter_mm
+        n = round(2 * half_mm * ppm)
+        to_mm = np.array([[1 / ppm, 0, x - half_mm], [0, 1 / ppm, y - half_mm], [0, 0, 1.0]])
+        cal = self.calibration
+        if cal.lens is None:
+            sx, sy = still.full_size[0] / cal.size[0], still.full_size[1] / cal.size[1]
+            m = translate(-still.origin[0], -still.origin[1]) @ scaled(cal.homography, sx, sy) @ to_mm
+            out = cv2.warpPerspective(still.image, m, (n, n),
+                                      flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)  # fmt: skip
+            return np.asarray(out, np.uint8)
+        gx, gy = np.meshgrid(np.arange(n, dtype=np.float64), np.arange(n, dtype=np.float64))
+        floor = np.column_stack([gx.ravel() / ppm + x - half_mm, gy.ravel() / ppm + y - half_mm])
+        px = cal.to_pixels(floor, still.full_size) - np.array(still.origin)
+        maps = px.reshape(n, n, 2).astype(np.float32)
+        out = cv2.remap(still.image, maps[..., 0], maps[..., 1], cv2.INTER_LINEAR,
+                        borderMode=cv2.BORDER_REPLICATE)  # fmt: skip
+        return np.asarray(out, np.uint8)
+
+    def _judge(self, still: Frame, x: float, y: float, reasons: list[str]) -> Observation | None:
+        s = self.settings
+        d_mm = s.coin_diameter_mm
+        half = s.extent * d_mm
+        crop = self.crop(still, x, y, half)
+        outline = find_outline(crop, s.crop_px)
+        if outline is None:
+            reasons.append(f"no coin outline near ({x:.0f}, {y:.0f}) mm")
+            return None
+        ppm = s.crop_px / d_mm
+        cx, cy = x - half + outline.x / ppm, y - half + outline.y / ppm
+        coin_px = d_mm * self.calibration.px_per_mm(cx, cy, still.full_size)
+        posture = self._posture(outline)
+        zone, _ = self.calibration.layout.zone(cx, cy, d_mm / 2)
+        clearance = self.calibration.layout.in_out_clearance(cx, cy, d_mm / 2)
+        base = {"found": True, "posture": posture, "zone": zone, "x_mm": cx, "y_mm": cy,
+                "coin_px": coin_px, "axis_ratio": outline.ratio}  # fmt: skip
+        why = list(reasons)
+        if clearance < s.tolerance_mm:
+            why.append(f"{clearance:.1f} mm from the in/out boundary: too close to call")
+            return Observation(**base, reasons=(*why,), crop=_png(crop))  # type: ignore[arg-type]
+        if posture is not Posture.FLAT or zone is Zone.OUTSIDE:
+            if posture is Posture.INDETERMINATE:
+                why.append(f"axis ratio {outline.ratio:.2f}: flat or leaning?")
+            return Observation(**base, reasons=(*why,), crop=_png(crop))  # type: ignore[arg-type]
+        face, confidence, scores = self._face(crop, outline, why)
+        small = _face_crop(crop, outline)
+        return Observation(**base, face=face, confidence=confidence, scores=scores,  # type: ignore[arg-type]
+                           reasons=(*why,), crop=_png(small))  # fmt: skip
+
+    def _posture(self, outline: Ellipse) -> Posture:
+        s = self.settings
+        if outline.ratio >= s.flat_ratio:
+            return Posture.FLAT
+        if outline.ratio <= s.leaning_ratio:
+            return Posture.LEANING
+        return Posture.INDETERMINATE
+
+    def _face(self, crop: Image, outline: Ellipse,
+              why: list[str]) -> tuple[CoinFace, float, dict[str, float]]:  # fmt: skip
+        if self.references is None:
+            why.append("no coin registered")
+            return CoinFace.INDETERMINATE, 0.0, {}
+        feature = face_feature(crop, outline)
+        scores = {
+            face: max(similarity(feature, ref) for ref in refs)
+            for face, refs in self.references.features().items()
+        }
+        heads, tails = scores.get("heads", -1.0), scores.get("tails", -1.0)
+        best = CoinFace.HEADS if heads >= tails else CoinFace.TAILS
+        margin = abs(heads - tails)
+        s = self.settings
+        if margin < s.margin:
+            why.append(f"faces too alike: heads {heads:.3f}, tails {tails:.3f}")
+            return CoinFace.INDETERMINATE, margin, scores
+        if max(heads, tails) < s.min_score:
+            why.append(f"like neither registered face (best {max(heads, tails):.3f})")
+            return CoinFace.INDETERMINATE, margin, scores
+        return best, margin, scores
+
+
+def _on_sensor(cand: Candidate, frame: Frame) -> np.ndarray:
+    return np.array([[cand.x + frame.origin[0], cand.y + frame.origin[1]]])
+
+
+def _face_crop(crop: Image, outline: Ellipse) -> Image:
+    """The coin alone, 1.2 diameters square, centred: a reference or the evidence."""
+    half = 0.6 * outline.major
+    m = translate(half - outline.x, half - outline.y)
+    n = int(math.ceil(2 * half))
+    return np.asarray(cv2.warpPerspective(crop, m, (n, n), flags=cv2.INTER_LINEAR,
+                                          borderMode=cv2.BORDER_REPLICATE), np.uint8)  # fmt: skip
+
+
+def _png(image: Image) -> bytes:
+    ok, data = cv2.imencode(".png", image)
+    if not ok:
+        raise VisionError("could not encode the crop as PNG")
+    return bytes(data.tobytes())
+
+
+def reference_crop(analyser: Analyser, preview: Frame, still: Frame | None = None,
+                   background: Frame | None = None) -> Image:  # fmt: skip
+    """The face crop of the one flat coin in view, to register as a reference (1.3.2)."""
+    still = still or preview
+    s = analyser.settings
+    for cand in analyser.candidates(preview, background)[:3]:
+        x, y = analyser.calibration.to_floor(_on_sensor(cand, preview), preview.full_size)[0]
+        half = s.extent * s.coin_diameter_mm
+        crop = analyser.crop(still, float(x), float(y), half)
+        outline = find_outline(crop, s.crop_px)
+        if outline is None:
+            continue
+        if outline.ratio < s.flat_ratio:
+            raise VisionError(f"the coin is not flat (axis ratio {outline.ratio:.2f}): lay it flat")
+        return _face_crop(crop, outline)
+    raise VisionError("no coin found: lay the coin flat in the middle of the square")

@@ -1,0 +1,146 @@
+"""``tableref calibrate`` and ``tableref coin register``.
+
+The parsers are plain argparse; OpenCV is imported only when a command runs,
+so ``tableref --help`` works without it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from vision.settings import CameraSettings, SourceKind
+
+
+def _camera(args: argparse.Namespace) -> CameraSettings:
+    """The camera from ``--config``, or a one-image source from ``--image``."""
+    if args.config:
+        from controller.config import ConfigError, load_config
+
+        config = load_config(Path(args.config))
+        if config.camera is None:
+            raise ConfigError(args.config, "", "camera", "no [camera] table in this config")
+        camera = config.camera
+    else:
+        if not args.image:
+            raise SystemExit("tableref: give --config FILE or --image PATH")
+        camera = CameraSettings(SourceKind.FILE, str(Path(args.image)))
+    overrides: dict[str, Any] = {}
+    for key in ("calibration", "references"):
+        value = getattr(args, key, None)
+        if value:
+            overrides[key] = Path(value)
+    for key in ("coin_mm", "square_mm", "line_mm", "marker_mm"):
+        if getattr(args, key, None) is not None:
+            overrides[key.replace("coin_mm", "coin_diameter_mm")] = float(getattr(args, key))
+    from dataclasses import replace
+
+    return replace(camera, **overrides)
+
+
+def _frames(camera: CameraSettings) -> tuple[Any, Any]:
+    """(preview, still) from the camera; a still image gives both."""
+    from vision.sources import open_source, shrink
+
+    source = open_source(camera)
+    try:
+        still = source.still()
+        preview = source.preview() if camera.source is not SourceKind.FILE else still
+    finally:
+        source.close()
+    return shrink(preview, preview.size), still
+
+
+def cmd_calibrate(args: argparse.Namespace) -> int:
+    """Capture, find the corner markers, report the error in mm, save."""
+    from vision.calibration import calibrate, lens_calibrate
+    from vision.floor import FloorLayout
+    from vision.sources import read_image
+
+    camera = _camera(args)
+    lens = None
+    if args.lens:
+        files = sorted(p for p in Path(args.lens).iterdir() if p.is_file())
+        lens = lens_calibrate([read_image(p) for p in files])
+        print(f"lens: {len(files)} board images, reprojection {lens.rms_px:.2f} px")
+    preview, _ = _frames(camera)
+    layout = FloorLayout(camera.square_mm, camera.line_mm, camera.marker_mm)
+    cal = calibrate(preview, layout, lens=lens)
+    out = Path(args.out) if args.out else camera.calibration
+    cal.save(out)
+    w, h = cal.size
+    print(f"markers {', '.join(map(str, cal.markers))} seen in a {w}x{h} frame")
+    print(f"reprojection error on the floor: rms {cal.rms_mm:.2f} mm, max {cal.max_mm:.2f} mm")
+    side = cal.layout.side_mm / 2
+    print(f"a {camera.coin_diameter_mm:g} mm coin is "
+          f"{camera.coin_diameter_mm * cal.px_per_mm(side, side, cal.size):.0f} px across "
+          "in this frame")  # fmt: skip
+    print(f"saved {out}")
+    return 0
+
+
+def cmd_coin_register(args: argparse.Namespace) -> int:
+    """Store a reference crop of one face of the match coin (1.3.2)."""
+    from vision.analyse import Analyser, Settings, reference_crop
+    from vision.calibration import Calibration
+    from vision.references import References
+
+    camera = _camera(args)
+    analyser = Analyser(Calibration.load(camera.calibration),
+                        settings=Settings(coin_diameter_mm=camera.coin_diameter_mm))  # fmt: skip
+    preview, still = _frames(camera)
+    crop = reference_crop(analyser, preview, still)
+    wall = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    path = References.add(camera.references, args.face, crop, replace=args.replace, wall=wall,
+                          note=args.note or "")  # fmt: skip
+    what = "new coin: old references dropped; " if args.replace else ""
+    print(f"{what}{args.face} reference saved as {path} ({crop.shape[1]} px square)")
+    missing = [f for f in ("heads", "tails") if not list(camera.references.glob(f"{f}-*.png"))]
+    if missing:
+        print(f"still to register: {', '.join(missing)}", file=sys.stderr)
+    return 0
+
+
+def _source_args(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", help="the table's config file (its [camera] table)")
+    parser.add_argument("--image", help="use this image instead of the camera")
+
+
+def add_parsers(sub: Any) -> None:
+    """Add ``calibrate`` and ``coin register`` to the ``tableref`` subcommands."""
+    cal = sub.add_parser(
+        "calibrate",
+        help="find the corner markers and save the floor calibration",
+        description="Capture a frame, find the four ArUco markers at the landing square's "
+        "corners, report the reprojection error in millimetres and save the calibration "
+        "(docs/vision.md).",
+    )
+    _source_args(cal)
+    cal.add_argument("--out", help="where to save it (default: [camera] calibration)")
+    for key, default in (("square", 1500), ("line", 50), ("marker", 150)):
+        cal.add_argument(f"--{key}-mm", type=float, help=f"default: [camera] {key}_mm, "
+                         f"else {default}")  # fmt: skip
+    cal.add_argument("--lens", metavar="FOLDER", help="also calibrate the lens from images of "
+                     "the ChArUco board in FOLDER")  # fmt: skip
+    cal.set_defaults(func=cmd_calibrate)
+    coin = sub.add_parser("coin", help="the match coin",
+                          description="Register the match coin (rules 1.3.2-1.3.4).")  # fmt: skip
+    coin_sub = coin.add_subparsers(dest="coin_command", metavar="ACTION", required=True)
+    reg = coin_sub.add_parser(
+        "register",
+        help="store a reference picture of one face of the coin",
+        description="With the coin lying flat in the square, face up as --face says, store "
+        "a reference crop. Register both faces; --replace starts over for a new coin "
+        "(1.3.3 damaged, 1.3.4 changed at half way).",
+    )
+    _source_args(reg)
+    reg.add_argument("--face", required=True, choices=("heads", "tails"))
+    reg.add_argument("--replace", action="store_true", help="a new coin: drop the old references")
+    reg.add_argument("--calibration", help="calibration file (default: [camera] calibration)")
+    reg.add_argument("--references", help="references folder (default: [camera] references)")
+    reg.add_argument("--coin-mm", type=float, help="coin diameter in mm (default: [camera])")
+    reg.add_argument("--note", help="a note for the log (which coin, who agreed to it)")
+    reg.set_defaults(func=cmd_coin_register)

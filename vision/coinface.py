@@ -1,0 +1,197 @@
+"""The coin close up: its outline on the rectified floor image, and its face.
+
+The outline is an ellipse fitted to the coin's edge in a crop of the
+full-resolution still, rectified to the floor plane: a flat coin is a circle
+there, a coin on edge or leaning an ellipse (its axis ratio is about the
+cosine of the tilt). The face is compared with the registered references by
+a rotation-invariant score: the gradient magnitude of the face is unrolled
+in polar coordinates (``cv2.warpPolar``), where turning the coin becomes a
+circular shift, and the best normalised correlation over all shifts (by FFT)
+is the score.
+
+>>> disc = np.zeros((120, 120), np.uint8)
+>>> _ = cv2.circle(disc, (60, 60), 40, 200, -1)
+>>> e = fit_outline(disc, 80.0)
+>>> round(e.major), round(e.ratio, 2)
+(81, 1.0)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.locate import grey
+from vision.model import Image
+
+POLAR_ANGLES = 180
+POLAR_RADII = 40
+INNER = 0.15
+"""The middle of the face (the first 15 % of the radius) is too few pixels to compare."""
+
+
+@dataclass(frozen=True, slots=True)
+class Ellipse:
+    """An outline in crop pixels: centre, full axes (major >= minor), angle."""
+
+    x: float
+    y: float
+    major: float
+    minor: float
+    angle_deg: float
+    """The direction of the major axis from the image's x axis."""
+
+    @property
+    def ratio(self) -> float:
+        """minor / major: 1 for a flat coin seen square-on."""
+        return self.minor / self.major if self.major > 0 else 0.0
+
+
+def _edges(image: Image) -> Image:
+    g = cv2.GaussianBlur(grey(image), (0, 0), 1.2)
+    gx = cv2.Sobel(g, cv2.CV_32F, 1, 0)
+    gy = cv2.Sobel(g, cv2.CV_32F, 0, 1)
+    mag = cv2.magnitude(gx, gy)
+    high = float(np.percentile(mag, 92))
+    return np.asarray(cv2.Canny(g, max(high * 0.25, 8.0), max(high * 0.6, 20.0)), np.uint8)
+
+
+def fit_outline(crop: Image, diameter: float) -> Ellipse | None:
+    """The coin's outline in ``crop`` where a coin is ``diameter`` pixels
+    across, or None: the busy region (the rim and the relief give dense
+    edges, a soft shadow or a plain floor few) of the coin's size nearest the
+    middle, closed into a blob, its outer contour fitted with an ellipse."""
+    g = cv2.GaussianBlur(grey(crop), (0, 0), 1.2)
+    mag = cv2.magnitude(cv2.Sobel(g, cv2.CV_32F, 1, 0), cv2.Sobel(g, cv2.CV_32F, 0, 1))
+    h, w = crop.shape[:2]
+    best: tuple[float, Ellipse] | None = None
+    for pct in (90.0, 80.0, 95.0):
+        busy = (mag > np.percentile(mag, pct)).astype(np.uint8)
+        k = max(3, int(diameter / 16) | 1)
+        blob = cv2.morphologyEx(busy, cv2.MORPH_CLOSE, cv2.getStructuringElement(
+            cv2.MORPH_ELLIPSE, (k, k)))  # fmt: skip
+        blob = cv2.morphologyEx(blob, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        for contour in contours:
+            if len(contour) < 12:
+                continue
+            (x, y), (a, b), angle = cv2.fitEllipse(contour)
+            major, minor = max(a, b), min(a, b)
+            angle = angle if a >= b else angle + 90
+            if not 0.8 * diameter <= major <= 1.3 * diameter:
+                continue
+            fit = Ellipse(x, y, major, max(minor, 0.5), angle)
+            off = math.hypot(x - w / 2, y - h / 2) / diameter
+            cost = abs(major - diameter) / diameter + 0.3 * off
+            if best is None or cost < best[0]:
+                best = (cost, fit)
+        if best is not None:
+            break
+    return None if best is None else best[1]
+
+
+def _radius(e: Ellipse, angles: NDArray[np.float64]) -> NDArray[np.float64]:
+    """The ellipse's radius towards each angle (image axes)."""
+    t = angles - math.radians(e.angle_deg)
+    a, b = e.major / 2, e.minor / 2
+    return np.asarray(a * b / np.sqrt((b * np.cos(t)) ** 2 + (a * np.sin(t)) ** 2))
+
+
+def refine(crop: Image, guess: Ellipse, rays: int = 120, rounds: int = 2) -> Ellipse:
+    """The outline again, from the strongest edge on rays from the guessed
+    centre across the guessed outline (sharper than a dilated contour)."""
+    g = cv2.GaussianBlur(grey(crop), (0, 0), 1.0).astype(np.float32)
+    fit = guess
+    for _ in range(rounds):
+        angles = np.linspace(0, 2 * np.pi, rays, endpoint=False)
+        r0 = np.maximum(_radius(fit, angles), 3.0)
+        span = np.linspace(0.7, 1.3, 37)
+        radii = np.outer(r0, span)
+        xs = fit.x + np.cos(angles)[:, None] * radii
+        ys = fit.y + np.sin(angles)[:, None] * radii
+        samples = cv2.remap(g, xs.astype(np.float32), ys.astype(np.float32), cv2.INTER_LINEAR)
+        step = np.abs(np.diff(samples, axis=1))
+        best = np.argmax(step, axis=1)
+        strong = step[np.arange(rays), best] > 0.4 * np.median(step.max(axis=1))
+        r = (radii[np.arange(rays), best] + radii[np.arange(rays), best + 1]) / 2
+        pts = np.column_stack([fit.x + r * np.cos(angles), fit.y + r * np.sin(angles)])[strong]
+        if len(pts) < 20:
+            return fit
+        fit = _robust_fit(pts) or fit
+    return fit
+
+
+def _robust_fit(pts: NDArray[np.float64]) -> Ellipse | None:
+    for _ in range(2):
+        (x, y), (a, b), angle = cv2.fitEllipse(pts.astype(np.float32))
+        e = Ellipse(x, y, max(a, b), min(a, b), angle if a >= b else angle + 90)
+        d = np.hypot(pts[:, 0] - x, pts[:, 1] - y)
+        resid = np.abs(d - _radius(e, np.arctan2(pts[:, 1] - y, pts[:, 0] - x)))
+        keep = resid < max(1.5, 2.5 * float(np.median(resid)))
+        if keep.sum() < 20:
+            return None
+        pts = pts[keep]
+    (x, y), (a, b), angle = cv2.fitEllipse(pts.astype(np.float32))
+    return Ellipse(x, y, max(a, b), min(a, b), angle if a >= b else angle + 90)
+
+
+Feature = NDArray[np.complex128]
+"""A face's polar gradient image, Fourier-transformed along the angle."""
+
+
+def face_feature(crop: Image, outline: Ellipse) -> Feature:
+    """The rotation-invariant signature of the face inside ``outline``."""
+    g = cv2.GaussianBlur(grey(crop), (0, 0), max(0.8, outline.major / 120)).astype(np.float32)
+    mag = cv2.magnitude(cv2.Sobel(g, cv2.CV_32F, 1, 0), cv2.Sobel(g, cv2.CV_32F, 0, 1))
+    polar = cv2.warpPolar(mag, (POLAR_RADII, POLAR_ANGLES), (outline.x, outline.y),
+                          0.9 * outline.major / 2, cv2.INTER_LINEAR + cv2.WARP_POLAR_LINEAR)  # fmt: skip
+    p = np.asarray(polar, np.float64)[:, int(INNER * POLAR_RADII) :]
+    p = np.log1p(p)  # the rim and a few hard edges should not outvote the rest
+    p -= p.mean(axis=0)  # light that varies with the radius is not the design
+    norm = float(np.linalg.norm(p))
+    return np.asarray(np.fft.fft(p / norm if norm > 0 else p, axis=0), np.complex128)
+
+
+def similarity(a: Feature, b: Feature) -> float:
+    """The best normalised correlation of two faces over every rotation, -1..1."""
+    corr = np.fft.ifft(np.sum(a * np.conj(b), axis=1)).real
+    return float(corr.max())
+
+
+def _support(crop: Image, e: Ellipse, n: int = 90) -> float:
+    """How strongly the image steps across the outline (mean grey-level step)."""
+    g = cv2.GaussianBlur(grey(crop), (0, 0), 1.0).astype(np.float32)
+    angles = np.linspace(0, 2 * np.pi, n, endpoint=False)
+    r = _radius(e, angles)
+    inner, outer = np.maximum(r - 2.5, 0.5), r + 2.5
+    xi, yi = e.x + np.cos(angles) * inner, e.y + np.sin(angles) * inner
+    xo, yo = e.x + np.cos(angles) * outer, e.y + np.sin(angles) * outer
+    a = cv2.remap(g, xi.astype(np.float32)[None], yi.astype(np.float32)[None], cv2.INTER_LINEAR)
+    b = cv2.remap(g, xo.astype(np.float32)[None], yo.astype(np.float32)[None], cv2.INTER_LINEAR)
+    return float(np.median(np.abs(a - b)))
+
+
+def find_outline(crop: Image, diameter: float) -> Ellipse | None:
+    """The coin's outline: a circle (Hough) or the edge contour as the first
+    guess, each refined on rays; the one the image supports best."""
+    guesses = []
+    g = cv2.GaussianBlur(grey(crop), (0, 0), 1.5)
+    circles = cv2.HoughCircles(g, cv2.HOUGH_GRADIENT_ALT, dp=1.0, minDist=diameter / 2,
+                               param1=60, param2=0.6, minRadius=int(0.42 * diameter),
+                               maxRadius=int(0.6 * diameter))  # fmt: skip
+    h, w = crop.shape[:2]
+    if circles is not None:
+        x, y, r = min(circles[0], key=lambda c: math.hypot(c[0] - w / 2, c[1] - h / 2))
+        guesses.append(Ellipse(float(x), float(y), 2 * float(r), 2 * float(r), 0.0))
+    contour = fit_outline(crop, diameter)
+    if contour is not None:
+        guesses.append(contour)
+    fits = [refine(crop, e) for e in guesses]
+    fits = [f for f in fits if 0.8 * diameter <= f.major <= 1.25 * diameter]
+    if not fits:
+        return None
+    return max(fits, key=lambda f: _support(crop, f))

@@ -1,0 +1,108 @@
+"""Finding coins at low resolution, and knowing when the scene has settled.
+
+Two finders: against an empty-floor reference frame (taken after Go, before
+the toss) the coin is what changed, whatever its posture, even on edge; with
+no reference, flat coins are found as circles (Hough, the gradient variant).
+
+>>> img = np.full((120, 160), 90, np.uint8)
+>>> _ = cv2.circle(img, (60, 50), 12, 200, -1)
+>>> [(round(c.x), round(c.y)) for c in find_circles(img, 18, 30)]
+[(60, 50)]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.model import Image
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A coin candidate at (x, y) pixels, about ``size`` pixels across."""
+
+    x: float
+    y: float
+    size: float
+    score: float
+
+
+def grey(image: Image) -> Image:
+    """One channel."""
+    if image.ndim == 2:
+        return image
+    return np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), dtype=np.uint8)
+
+
+def find_circles(image: Image, min_d: float, max_d: float) -> list[Candidate]:
+    """Circles ``min_d``..``max_d`` pixels across, best first."""
+    g = cv2.GaussianBlur(grey(image), (0, 0), max(1.0, min_d / 20))
+    found = cv2.HoughCircles(g, cv2.HOUGH_GRADIENT_ALT, dp=1.5, minDist=max(min_d * 0.8, 3.0),
+                             param1=120, param2=0.75, minRadius=max(int(min_d / 2), 2),
+                             maxRadius=int(max_d / 2 + 1))  # fmt: skip
+    if found is None:
+        return []
+    return [Candidate(float(x), float(y), float(2 * r), 1.0) for x, y, r in found[0]]
+
+
+def find_changed(image: Image, background: Image, coin_px: float) -> list[Candidate]:
+    """Blobs that are new since ``background``, sized like a coin of
+    ``coin_px`` pixels across (on edge it is a sliver, with its shadow it is
+    bigger), strongest change first."""
+    a = cv2.GaussianBlur(grey(image), (0, 0), 1.0).astype(np.int16)
+    b = cv2.GaussianBlur(grey(background), (0, 0), 1.0).astype(np.int16)
+    diff = np.abs(a - b).astype(np.uint8)
+    # The threshold follows the frame's own noise: most pixels did not change.
+    noise = float(np.median(diff)) * 1.5 + 1.0
+    mask = (diff > max(12.0, 5 * noise)).astype(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    count, labels, stats, centres = cv2.connectedComponentsWithStats(mask)
+    out = []
+    for i in range(1, count):
+        x, y, w, h, area = (int(v) for v in stats[i])
+        extent = max(w, h)
+        if not (0.5 * coin_px <= extent <= 3.0 * coin_px and area >= 0.05 * coin_px**2):
+            continue
+        strength = float(diff[labels == i].sum())
+        out.append(Candidate(float(centres[i][0]), float(centres[i][1]), float(extent), strength))
+    return sorted(out, key=lambda c: -c.score)
+
+
+@dataclass
+class SettleDetector:
+    """Says when the low-resolution stream has stopped changing after a motion.
+
+    Feed preview frames in order; :meth:`feed` returns True once, for the
+    first frame after motion that ``still_frames`` consecutive frames agree
+    with (mean absolute change under ``threshold`` grey levels).
+
+    >>> d = SettleDetector(still_frames=2)
+    >>> calm, moved = np.zeros((8, 8), np.uint8), np.full((8, 8), 80, np.uint8)
+    >>> [d.feed(f) for f in (calm, moved, moved, moved, moved)]
+    [False, False, False, True, False]
+    """
+
+    still_frames: int = 5
+    threshold: float = 1.5
+    _last: Image | None = None
+    _moved: bool = False
+    _calm: int = 0
+
+    def feed(self, image: Image) -> bool:
+        """One preview frame; True when the scene has just settled."""
+        small = cv2.resize(grey(image), (160, 90)) if image.shape[1] > 320 else grey(image)
+        last, self._last = self._last, small
+        if last is None:
+            return False
+        change = float(np.mean(cv2.absdiff(small, last)))
+        if change > self.threshold:
+            self._moved, self._calm = True, 0
+            return False
+        self._calm += 1
+        if self._moved and self._calm >= self.still_frames:
+            self._moved = False
+            return True
+        return False

@@ -1,0 +1,70 @@
+"""The ``frame`` scenario input: an image run through the real pipeline,
+becoming the ``landed`` input the camera would give.
+
+```toml
+[camera]
+source = "file"
+device = "frames"                 # unused by the harness, needed by the table
+calibration = "calibration.json"  # from tableref calibrate
+references = "coin"               # from tableref coin register
+
+[[input]]
+at = 4.9
+type = "frame"
+path = "frames/landing.png"       # the full-resolution still, relative to this file
+background = "frames/empty.png"   # optional: the empty square before the toss
+```
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+from controller.games.heads_and_tails.events import Landed
+from controller.strict import Table
+from controller.errors import TablerefError
+from vision.settings import CameraSettings
+
+FRAME_INPUT = "frame"
+
+
+@functools.lru_cache(maxsize=8)
+def _analyser(calibration: Path, references: Path, coin_mm: float, margin: float,
+              tolerance: float) -> object:  # fmt: skip
+    from vision.analyse import Analyser, Settings
+    from vision.calibration import Calibration
+    from vision.references import References
+
+    settings = Settings(coin_diameter_mm=coin_mm, margin=margin, tolerance_mm=tolerance)
+    return Analyser(Calibration.load(calibration), References.load(references), settings)
+
+
+def parse_frame(table: Table, t_ns: int, camera: CameraSettings | None, folder: Path) -> Landed:
+    """A ``frame`` input whose ``type`` and ``at`` were read."""
+    path = folder / table.string("path")
+    background = table.string("background", None)
+    table.finish()
+    if camera is None:
+        raise table.fail("type", "a frame input needs a [camera] table (calibration, references)")
+    try:
+        from vision.analyse import Analyser
+        from vision.sources import read_image, shrink
+        from vision.watch import landed_from
+    except ImportError as exc:
+        raise table.fail("type", f"frame inputs need OpenCV and numpy (tableref[vision]): {exc}") from None
+    try:
+        analyser = _analyser(camera.calibration, camera.references, camera.coin_diameter_mm,
+                             camera.margin, camera.tolerance_mm)  # fmt: skip
+        assert isinstance(analyser, Analyser)
+        still = read_image(path)
+        preview = shrink(still, analyser.calibration.size)
+        empty = None
+        if background is not None:
+            empty = shrink(read_image(folder / background), analyser.calibration.size)
+        obs = analyser.analyse(preview, still, empty)
+    except TablerefError as exc:
+        raise table.fail("path", str(exc)) from None
+    where = "" if obs.x_mm is None else f" at ({obs.x_mm:.0f}, {obs.y_mm:.0f}) mm"
+    seen = f"{table.string('path')}: {obs.verdict}, confidence {obs.confidence:.2f}{where}"
+    return landed_from(obs, t_ns, seen)
