@@ -66,7 +66,7 @@ def candidates(masks: dict[Colour, Mask], r_small_px: float) -> list[Candidate]:
     for m in masks.values():
         union |= m
     contours, _ = cv2.findContours(union, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    least = max(1.2, 0.35 * r_small_px)
+    least = max(1.0, 0.2 * r_small_px)
     smallest = 0.15 * np.pi * r_small_px**2
     out: list[Candidate] = []
     hgt, wid = union.shape

@@ -36,6 +36,9 @@ from vision.mat.layout import POT_WALL_MM
 SQUOP_MIN_MM = 2.0
 """The least overlap of a squop the generator makes (the engine's tolerance
 for the camera is 0.5 mm; a real squop overlaps by more)."""
+SHOW_MM = 6.0
+"""Every wink shows at least this thick a part of itself from above (a wink
+hidden more than that is a matter for the umpire, not the camera)."""
 CLEAR_MM = 1.0
 """Winks neither touching nor stacked are at least this far apart."""
 
@@ -104,6 +107,25 @@ class MatScene:
         return tuple(sorted(out, key=lambda w: WINK_IDS.index(w.id)))
 
 
+def shows(w: TrueWink, winks: list[TrueWink]) -> float:
+    """How thick (mm) the widest part of ``w`` seen from above is."""
+    above = [o for o in winks if o.level > w.level and overlap(o, w) > 0]
+    if not above:
+        return 2 * w.radius
+    step = 0.25
+    xs = np.arange(-w.radius, w.radius + step, step)
+    gx, gy = np.meshgrid(xs + w.x, xs + w.y)
+    seen = np.hypot(gx - w.x, gy - w.y) <= w.radius
+    for o in above:
+        seen &= np.hypot(gx - o.x, gy - o.y) > o.radius
+    if not seen.any():
+        return 0.0
+    import cv2  # only here: the scene itself needs no OpenCV
+
+    depth = cv2.distanceTransform(np.pad(seen, 1).astype(np.uint8), cv2.DIST_L2, 5)
+    return float(2 * depth.max() * step)
+
+
 class _Placer:
     """Rejection sampling of wink positions that keep the scene physical."""
 
@@ -125,9 +147,13 @@ class _Placer:
         return gap >= 0.3
 
     def add(self, w: TrueWink, friends: tuple[str, ...] = ()) -> bool:
-        if self.fits(w, friends):
-            self.placed.append(w)
+        if not self.fits(w, friends):
+            return False
+        self.placed.append(w)
+        under = [o for o in self.placed if o.level < w.level and overlap(w, o) > 0]
+        if all(shows(o, self.placed) >= SHOW_MM for o in under):
             return True
+        self.placed.pop()
         return False
 
     def anywhere(self, wid: str, level: int = 0) -> TrueWink:
@@ -167,7 +193,7 @@ def _squop(p: _Placer, lower: str, upper: str, on: TrueWink | None = None) -> Tr
         if on is None and not p.fits(wl):
             continue
         ru, rl = wink_size(upper) / 2, wl.radius
-        least = max(0.0, ru - rl + 4.0)  # the lower wink shows at least 4 mm
+        least = max(0.0, ru - rl + SHOW_MM)
         d = float(p.rng.uniform(least, ru + rl - SQUOP_MIN_MM))
         wu = p.near(wl, upper, d, wl.level + 1)
         if on is None:
