@@ -62,11 +62,17 @@ def _ids(colour: Colour, size: int) -> list[str]:
     return [f"{colour.value[0]}{n}" for n in numbers]
 
 
-def _assign(seen: list[SeenWink], ids: list[str], before: dict[str, tuple[float, float] | None]) -> dict[int, str]:
-    """Seen winks to ids, least total movement (at most 4 of a kind: brute force)."""
+def _assign(seen: list[SeenWink], ids: list[str], before: dict[str, tuple[float, float] | None],
+            played: str | None) -> dict[int, str]:  # fmt: skip
+    """Seen winks to ids, least total movement (at most 4 of a kind: brute force).
+    The wink played is the one that moved, so of winks whose place is not
+    known it is the last to be given to a wink seen."""
+
     def cost(w: SeenWink, wid: str) -> float:
         at = before.get(wid)
-        return UNKNOWN_MM if at is None else math.hypot(w.x - at[0], w.y - at[1])
+        if at is None:
+            return UNKNOWN_MM + (wid == played)
+        return math.hypot(w.x - at[0], w.y - at[1])
 
     best: tuple[float, tuple[str, ...]] | None = None
     n = min(len(seen), len(ids))
@@ -77,8 +83,11 @@ def _assign(seen: list[SeenWink], ids: list[str], before: dict[str, tuple[float,
     return {} if best is None else {w.index: wid for w, wid in zip(seen[:n], best[1], strict=True)}
 
 
-def to_sightings(obs: MatObservation, previous: Mat | None = None) -> Converted:
-    """The observation as sightings, ids taken from ``previous``."""
+def to_sightings(
+    obs: MatObservation, previous: Mat | None = None, played: str | None = None
+) -> Converted:
+    """The observation as sightings, ids taken from ``previous``; ``played``
+    is the wink squidged first, when known."""
     mat = previous or new_mat()
     by_id = {w.id: w for w in mat}
     before = {w.id: (w.x, w.y) if w.place is Place.FIELD else None for w in mat}
@@ -90,10 +99,10 @@ def to_sightings(obs: MatObservation, previous: Mat | None = None) -> Converted:
             ids = [i for i in _ids(colour, size) if by_id[i].place is not Place.POTTED]
             if len(seen) > len(ids):
                 notes.append(f"{len(seen)} {colour.value} {size} mm winks seen, {len(ids)} not potted")
-            names |= _assign(sorted(seen, key=lambda w: w.index), ids, before)
+            names |= _assign(sorted(seen, key=lambda w: w.index), ids, before, played)
     out = [Sighting(names[w.index], w.x, w.y, on=_below(w, names))
            for w in obs.winks if w.index in names]  # fmt: skip
-    out += _unseen(obs, mat, set(names.values()), notes)
+    out += _unseen(obs, mat, set(names.values()), notes, played)
     out.sort(key=lambda s: WINK_IDS.index(s.id))
     return Converted(tuple(out), len(out) == len(WINK_IDS), tuple(notes))
 
@@ -102,11 +111,17 @@ def _below(w: SeenWink, names: dict[int, str]) -> tuple[str, ...]:
     return tuple(sorted((names[i] for i in w.on if i in names), key=WINK_IDS.index))
 
 
-def _unseen(obs: MatObservation, mat: Mat, named: set[str], notes: list[str]) -> list[Sighting]:
+def _unseen(obs: MatObservation, mat: Mat, named: set[str], notes: list[str],
+            played: str | None) -> list[Sighting]:  # fmt: skip
+    """Winks not seen on the mat: potted ones stay potted; as many more as
+    the pot shows go in, the wink played first, then winks that were in play,
+    then unplayed ones."""
     out: list[Sighting] = []
     shown = obs.pot.potted if obs.pot else {}
+    rank = {Place.POTTED: 0, Place.FIELD: 2, Place.BASELINE: 3}
     for colour in COLOURS:
-        winks = [w for w in mat if w.colour is colour]
+        winks = sorted((w for w in mat if w.colour is colour),
+                       key=lambda w: 1 if w.id == played else rank[w.place])  # fmt: skip
         spare = shown.get(colour, 0) - sum(w.place is Place.POTTED for w in winks)
         for w in winks:
             if w.id in named:

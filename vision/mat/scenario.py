@@ -105,4 +105,5 @@ def frame_sightings(table: Table, owner: object, spec: MatSpec) -> tuple[Sightin
             obs = analyse(render(rig, scene, seed=seed), layout=layout, hfov_deg=rig.hfov_deg)
     except VisionError as exc:
         raise table.fail("frame", str(exc)) from None
-    return to_sightings(obs, FrameTrack.mat(owner)).sightings
+    played = table.raw("wink", None)
+    return to_sightings(obs, FrameTrack.mat(owner), played if isinstance(played, str) else None).sightings
