@@ -74,7 +74,9 @@ def test_the_analysis_result_not_the_file_decides(tmp_path: Path) -> None:
 
 
 def test_an_unreadable_frame_names_the_file_and_key(tmp_path: Path) -> None:
-    (tmp_path / "blank.png").write_bytes(cv2.imencode(".png", np.zeros((8, 8, 3), np.uint8))[1].tobytes())
+    (tmp_path / "blank.png").write_bytes(
+        cv2.imencode(".png", np.zeros((8, 8, 3), np.uint8))[1].tobytes()
+    )
     path = tmp_path / "frame.toml"
     path.write_text(SCENARIO.format(frame="blank.png", detail="x"))
     done = _run(path)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from controller.games.tiddlywinks.geometry import COLOURS, Colour, MatSpec, Place, Wink
+from controller.games.tiddlywinks.geometry import Colour, MatSpec, Place, Wink
 from controller.games.tiddlywinks.geometry import in_field as geo_in_field
 from controller.games.tiddlywinks.geometry import on_mat as geo_on_mat
 from controller.games.tiddlywinks.geometry import pot_distance as geo_pot_distance
@@ -66,13 +66,16 @@ class MatAnalyser:
         blocked = pot_mask(self.cal, pot, spec) if pot else np.zeros_like(grey)
         every = colour_masks(image, self.region)
         free = cv2.bitwise_not(blocked)
-        masks = {c: cv2.bitwise_and(m, free) for c, m in every.items()}
+        masks = {c: np.asarray(cv2.bitwise_and(m, free), np.uint8) for c, m in every.items()}
         cands = candidates(masks, self.r_small_px)
         found = edges(image, cands, 2.6 * self.r_small_px, blocked)
         fits = _dedupe([f for e in found if (f := self._fit(e, WINK_THICKNESS_MM)) is not None])
         on = self._stack(fits, masks, grey)
         levels = _levels(len(fits), on)
-        fits = [self._fit(f.edges, WINK_THICKNESS_MM * (lv + 1)) or f for f, lv in zip(fits, levels, strict=True)]
+        fits = [
+            self._fit(f.edges, WINK_THICKNESS_MM * (lv + 1)) or f
+            for f, lv in zip(fits, levels, strict=True)
+        ]
         pot_view = None
         if pot is not None:
             pot_view = PotView(pot.x, pot.y, pot.rim, potted(every, self.cal, pot, spec))
@@ -102,7 +105,9 @@ class MatAnalyser:
             return None
         return _Fit(e.candidate.colour, size, fx, fy, frms, False, e)
 
-    def _stack(self, fits: list[_Fit], masks: dict[Colour, Mask], grey: np.ndarray) -> dict[int, set[int]]:
+    def _stack(
+        self, fits: list[_Fit], masks: dict[Colour, Mask], grey: np.ndarray
+    ) -> dict[int, set[int]]:
         """For each wink, the winks it lies on."""
         on: dict[int, set[int]] = {i: set() for i in range(len(fits))}
         circ = [(f.x, f.y, f.size / 2, WINK_THICKNESS_MM) for f in fits]
@@ -112,7 +117,9 @@ class MatAnalyser:
                     continue
                 a, b = fits[i], fits[j]
                 if a.colour is not b.colour:
-                    share = relations.lens_share(masks[a.colour], masks[b.colour], self.cal, circ[i], circ[j])
+                    share = relations.lens_share(
+                        masks[a.colour], masks[b.colour], self.cal, circ[i], circ[j]
+                    )
                     i_on_top = share > 0.5
                 else:
                     dark_i = relations.arc_darkness(grey, self.cal, circ[i], circ[j])
@@ -124,7 +131,9 @@ class MatAnalyser:
                     on[j].add(i)
         return on
 
-    def _seen(self, i: int, f: _Fit, on: dict[int, set[int]], levels: list[int], pot: Pot | None) -> SeenWink:
+    def _seen(
+        self, i: int, f: _Fit, on: dict[int, set[int]], levels: list[int], pot: Pot | None
+    ) -> SeenWink:
         spec = self.layout.spec
         px, py = near(pot, spec)
         probe = Wink("b1" if f.size == 22 else "b3", Place.FIELD, f.x, f.y)
@@ -144,7 +153,11 @@ def _dedupe(fits: list[_Fit]) -> list[_Fit]:
     same circle are one wink (keep the better fit)."""
     out: list[_Fit] = []
     for f in sorted(fits, key=lambda f: (not f.whole, f.rms)):
-        if any(o.colour is f.colour and np.hypot(o.x - f.x, o.y - f.y) < 0.5 * min(o.size, f.size) / 2 * 2 for o in out):
+        if any(
+            o.colour is f.colour
+            and np.hypot(o.x - f.x, o.y - f.y) < 0.5 * min(o.size, f.size) / 2 * 2
+            for o in out
+        ):
             continue
         out.append(f)
     return out
@@ -163,8 +176,12 @@ def _levels(n: int, on: dict[int, set[int]]) -> list[int]:
     return levels
 
 
-def analyse(frame: Frame, calibration: MatCalibration | None = None, layout: MatLayout | None = None,
-            hfov_deg: float = DEFAULT_HFOV_DEG) -> MatObservation:  # fmt: skip
+def analyse(
+    frame: Frame,
+    calibration: MatCalibration | None = None,
+    layout: MatLayout | None = None,
+    hfov_deg: float = DEFAULT_HFOV_DEG,
+) -> MatObservation:
     """The mat in ``frame``; calibrates from the frame's markers when no
     calibration is given."""
     layout = layout or MatLayout()

@@ -81,11 +81,11 @@ class MatCalibration:
 
     def to_pixels(self, points: Points, z: float = 0.0) -> Points:
         """Mat points at height ``z`` to pixels."""
-        return apply(self.plane(z), points)
+        return apply(np.asarray(self.plane(z), np.float64), points)
 
     def to_mat(self, pixels: Points, z: float = 0.0) -> Points:
         """Pixels to the mat points at height ``z`` that they show."""
-        return apply(np.linalg.inv(self.plane(z)), pixels)
+        return apply(np.asarray(np.linalg.inv(self.plane(z)), np.float64), pixels)
 
     def px_per_mm(self, x: float, y: float, z: float = 0.0) -> float:
         """The frame's scale near mat point (x, y, z)."""
@@ -119,11 +119,11 @@ def calibrate_mat(
         )
     img = np.vstack([found[i] for i in ids])
     mat = np.vstack([wanted[i] for i in ids])
-    h, _ = cv2.findHomography(mat, img, 0)
-    if h is None:
+    found_h, _ = cv2.findHomography(mat, img, 0)
+    if found_h is None:
         raise VisionError("the marker corners do not give a homography (degenerate view)")
-    h = np.asarray(h, np.float64)
-    err = np.linalg.norm(apply(np.linalg.inv(h), img) - mat, axis=1)
+    h: Matrix = np.asarray(found_h, np.float64)
+    err = np.linalg.norm(apply(np.asarray(np.linalg.inv(h), np.float64), img) - mat, axis=1)
     projection = pose_projection(h, intrinsics(frame.size, hfov_deg))
     return MatCalibration(projection, frame.size, tuple(ids), float(np.sqrt(np.mean(err**2))),
                           float(err.max()))  # fmt: skip

@@ -98,7 +98,9 @@ def to_sightings(
             seen = [w for w in obs.winks if w.colour is colour and w.size == size]
             ids = [i for i in _ids(colour, size) if by_id[i].place is not Place.POTTED]
             if len(seen) > len(ids):
-                notes.append(f"{len(seen)} {colour.value} {size} mm winks seen, {len(ids)} not potted")
+                notes.append(
+                    f"{len(seen)} {colour.value} {size} mm winks seen, {len(ids)} not potted"
+                )
             names |= _assign(sorted(seen, key=lambda w: w.index), ids, before, played)
     out = [Sighting(names[w.index], w.x, w.y, on=_below(w, names))
            for w in obs.winks if w.index in names]  # fmt: skip
@@ -134,4 +136,3 @@ def _unseen(obs: MatObservation, mat: Mat, named: set[str], notes: list[str],
             else:
                 notes.append(f"{w.id} not seen (lost, or hidden under another wink)")
     return out
-

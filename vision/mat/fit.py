@@ -86,7 +86,9 @@ def kasa(points: Floats) -> tuple[float, float, float]:
     return float(cx), float(cy), float(math.sqrt(max(sol[2] + cx * cx + cy * cy, 0.0)))
 
 
-def fixed_fit(points: Floats, start: tuple[float, float], r: float) -> tuple[float, float, int, float]:
+def fixed_fit(
+    points: Floats, start: tuple[float, float], r: float
+) -> tuple[float, float, int, float]:
     """The circle of radius ``r`` through most of ``points`` (points well
     inside it are where something lies over the wink, and are dropped):
     centre, inliers, RMS of the inliers."""

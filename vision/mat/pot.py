@@ -81,7 +81,9 @@ def pot_mask(cal: MatCalibration, pot: Pot, spec: MatSpec) -> Mask:
     return polygon_mask(cal.size, np.vstack([top, base]))
 
 
-def potted(masks: dict[Colour, Mask], cal: MatCalibration, pot: Pot, spec: MatSpec) -> dict[Colour, int]:
+def potted(
+    masks: dict[Colour, Mask], cal: MatCalibration, pot: Pot, spec: MatSpec
+) -> dict[Colour, int]:
     """Winks of each colour seen through the opening (each counted once
     when a fair part of it shows)."""
     opening = cal.to_pixels(circle(pot.x, pot.y, spec.pot_rim_mm / 2 - POT_WALL_MM - 0.5),
@@ -90,7 +92,9 @@ def potted(masks: dict[Colour, Mask], cal: MatCalibration, pot: Pot, spec: MatSp
     x1, y1 = np.ceil(opening.max(axis=0)).astype(int) + 1
     window = np.zeros((y1 - y0, x1 - x0), np.uint8)
     cv2.fillPoly(window, [np.round(opening - [x0, y0]).astype(np.int32)], 255)
-    crops = {c: cv2.bitwise_and(m[y0:y1, x0:x1], window) for c, m in masks.items()}
+    crops: dict[Colour, Mask] = {
+        c: np.asarray(cv2.bitwise_and(m[y0:y1, x0:x1], window), np.uint8) for c, m in masks.items()
+    }
     r_small = 8.0 * cal.px_per_mm(pot.x, pot.y, POT_FLOOR_MM + WINK_THICKNESS_MM)
     counts = dict.fromkeys(COLOURS, 0)
     for c in candidates(crops, r_small):
@@ -104,4 +108,4 @@ def near(pot: Pot | None, spec: MatSpec) -> tuple[float, float]:
     return (spec.pot_x_mm, spec.pot_y_mm) if pot is None else (pot.x, pot.y)
 
 
-__all__ = ["Pot", "circle", "find_pot", "near", "pot_mask", "polygon_mask", "potted"]
+__all__ = ["Pot", "circle", "find_pot", "near", "polygon_mask", "pot_mask", "potted"]

@@ -145,7 +145,9 @@ def _fill(img: Float, pts: NDArray[np.float64], colour: tuple[float, ...]) -> No
 
 
 def _hull(a: NDArray[np.float64], b: NDArray[np.float64]) -> NDArray[np.float64]:
-    return np.asarray(cv2.convexHull(np.vstack([a, b]).astype(np.float32)), np.float64).reshape(-1, 2)
+    return np.asarray(cv2.convexHull(np.vstack([a, b]).astype(np.float32)), np.float64).reshape(
+        -1, 2
+    )
 
 
 @functools.lru_cache(maxsize=4)
@@ -207,9 +209,10 @@ def _background(rig: MatRig, seed: int) -> Float:
     m = to_img @ np.linalg.inv(_art_matrix(rig.layout))
     img = cv2.warpPerspective(art, m, (w, h), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
     gy, gx = np.mgrid[0:h:8, 0:w:8]
-    xy = apply(np.linalg.inv(to_img), np.column_stack([gx.ravel(), gy.ravel()]))
-    field = _light(rig, xy).reshape(gx.shape).astype(np.float32)
-    field = cv2.resize(field, (w, h), interpolation=cv2.INTER_LINEAR)
+    back = np.asarray(np.linalg.inv(to_img), np.float64)
+    xy = apply(back, np.column_stack([gx.ravel(), gy.ravel()]).astype(np.float64))
+    coarse = _light(rig, xy).reshape(gx.shape).astype(np.float32)
+    field = np.asarray(cv2.resize(coarse, (w, h), interpolation=cv2.INTER_LINEAR), np.float32)
     out = np.asarray(img.astype(np.float32), np.float32)
     _markers(out, rig.layout, to_img)
     return np.asarray(out * field[..., None], np.float32)
@@ -279,8 +282,8 @@ def _shadows(img: Float, rig: MatRig, p: Matrix, winks: list[TrueWink], z0: floa
         rise = _top(w) - z0
         _fill(mask, project(p, _circle(w.x + dx * rise, w.y + dy * rise, w.radius + 0.3), z0),
               (1.0,))  # fmt: skip
-    mask = cv2.GaussianBlur(mask, (0, 0), 1.0)
-    img *= (1 - 0.3 * mask)[..., None]
+    soft = np.asarray(cv2.GaussianBlur(mask, (0, 0), 1.0), np.float32)
+    img *= (1 - 0.3 * soft)[..., None]
 
 
 def _field(img: Float, rig: MatRig, scene: MatScene) -> None:
@@ -301,7 +304,9 @@ def _pot(img: Float, rig: MatRig, scene: MatScene) -> None:
     lit = float(_light(rig, np.array([px, py])))
     rim_r, base_r = spec.pot_rim_mm / 2, spec.pot_base_mm / 2
     rim = project(p, _circle(px, py, rim_r), POT_HEIGHT_MM)
-    _fill(img, _hull(project(p, _circle(px, py, base_r), 0.0), rim), tuple(c * lit for c in POT_BGR))
+    _fill(
+        img, _hull(project(p, _circle(px, py, base_r), 0.0), rim), tuple(c * lit for c in POT_BGR)
+    )
     _fill(img, rim, tuple(c * lit * 1.5 for c in POT_BGR))
     opening = project(p, _circle(px, py, rim_r - POT_WALL_MM), POT_HEIGHT_MM)
     x0, y0, bw, bh = cv2.boundingRect(np.round(opening).astype(np.int32))
@@ -322,7 +327,7 @@ def render(rig: MatRig, scene: MatScene, *, seed: int) -> Frame:
     img = _background(rig, 7)
     _field(img, rig, scene)
     _pot(img, rig, scene)
-    img = cv2.GaussianBlur(img, (0, 0), rig.blur_px)
+    out = np.asarray(cv2.GaussianBlur(img, (0, 0), rig.blur_px), np.float32)
     rng = np.random.default_rng(seed)
-    img += rng.normal(0.0, rig.noise, img.shape).astype(np.float32)
-    return Frame(np.clip(img + 0.5, 0, 255).astype(np.uint8))
+    out += rng.normal(0.0, rig.noise, out.shape).astype(np.float32)
+    return Frame(np.clip(out + 0.5, 0, 255).astype(np.uint8))

@@ -74,7 +74,9 @@ def _render_spec(table: Table, spec: MatSpec) -> Any:
         y = w.number("y", 0.0 if potted else None, minimum=-700.0, maximum=700.0)
         level = w.integer("level", 0, minimum=0)
         w.finish()
-        winks.append(TrueWink(wid, x + spec.pot_x_mm * potted, y + spec.pot_y_mm * potted, level, potted))
+        winks.append(
+            TrueWink(wid, x + spec.pot_x_mm * potted, y + spec.pot_y_mm * potted, level, potted)
+        )
     return MatScene(tuple(winks), spec)
 
 
@@ -87,7 +89,9 @@ def frame_sightings(table: Table, owner: object, spec: MatSpec) -> tuple[Sightin
         from vision.mat.render import MatRig, render
         from vision.sources import read_image
     except ImportError as exc:
-        raise table.fail("frame", f"frame inputs need OpenCV and numpy (tableref[vision]): {exc}") from None
+        raise table.fail(
+            "frame", f"frame inputs need OpenCV and numpy (tableref[vision]): {exc}"
+        ) from None
     from vision.model import VisionError
 
     layout = MatLayout(spec)
@@ -106,4 +110,6 @@ def frame_sightings(table: Table, owner: object, spec: MatSpec) -> tuple[Sightin
     except VisionError as exc:
         raise table.fail("frame", str(exc)) from None
     played = table.raw("wink", None)
-    return to_sightings(obs, FrameTrack.mat(owner), played if isinstance(played, str) else None).sightings
+    return to_sightings(
+        obs, FrameTrack.mat(owner), played if isinstance(played, str) else None
+    ).sightings

@@ -35,13 +35,13 @@ def colour_masks(image: NDArray[np.uint8], region: Mask) -> dict[Colour, Mask]:
     """Each colour's pixels within ``region`` (255 where it is)."""
     hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
     h, s, v = cv2.split(hsv)
-    chroma = cv2.multiply(s, v, scale=1 / 255)
-    strong = cv2.bitwise_and(cv2.compare(chroma, CHROMA_MIN, cv2.CMP_GT), region)
+    chroma = np.asarray(cv2.multiply(s, v, scale=1 / 255), np.uint8)
+    strong = cv2.bitwise_and(np.asarray(chroma > CHROMA_MIN, np.uint8) * 255, region)
     out: dict[Colour, Mask] = {}
     for colour in COLOURS:
-        band = np.zeros_like(h)
+        band: Mask = np.zeros(h.shape, np.uint8)
         for lo, hi in HUES[colour]:
-            band |= cv2.inRange(h, lo, hi)
+            band = np.asarray(cv2.bitwise_or(band, cv2.inRange(h, lo, hi)), np.uint8)
         out[colour] = np.asarray(cv2.bitwise_and(band, strong), np.uint8)
     return out
 
@@ -97,7 +97,9 @@ def _peaks(roi: Mask, colour: Colour, least: float, x0: int, y0: int) -> list[Ca
     return out
 
 
-def sample(image: NDArray[np.uint8] | NDArray[np.float32], xy: NDArray[np.float64]) -> NDArray[np.float64]:
+def sample(
+    image: NDArray[np.uint8] | NDArray[np.float32], xy: NDArray[np.float64]
+) -> NDArray[np.float64]:
     """Bilinear samples of ``image`` at (n, 2) pixel points: (n, channels)."""
     n = len(xy)
     cols = 1024

@@ -99,7 +99,9 @@ def tally(obs: MatObservation, scene: MatScene, t: Tally, tag: str = "") -> None
         t.wrong.append(f"{tag}potted seen {seen} want {want}")
 
 
-def _squops(obs: MatObservation, scene: MatScene, m: dict[int, TrueWink], t: Tally, tag: str) -> None:
+def _squops(
+    obs: MatObservation, scene: MatScene, m: dict[int, TrueWink], t: Tally, tag: str
+) -> None:
     truth = {(w.id, below) for w in scene.field() for below in scene.on(w)}
     seen = {(m[w.index].id, m[b].id) for w in obs.winks for b in w.on if w.index in m and b in m}
     t.squops_true += len(truth)
@@ -110,11 +112,11 @@ def _squops(obs: MatObservation, scene: MatScene, m: dict[int, TrueWink], t: Tal
     for a, b in sorted(truth - seen):
         t.wrong.append(f"{tag}missed squop {a} on {b}")
     field = scene.field()
-    for i, a in enumerate(field):
-        for b in field[i + 1 :]:
-            if a.level == b.level and -0.3 <= overlap(a, b) <= 0:
+    for i, wa in enumerate(field):
+        for wb in field[i + 1 :]:
+            if wa.level == wb.level and -0.3 <= overlap(wa, wb) <= 0:
                 t.touching_pairs += 1
-                t.touching_false += (a.id, b.id) in seen or (b.id, a.id) in seen
+                t.touching_false += (wa.id, wb.id) in seen or (wb.id, wa.id) in seen
 
 
 def percentile(values: list[float], q: float) -> float:

@@ -15,7 +15,7 @@ behind their baselines, winks over a boundary, potted winks.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -70,7 +70,7 @@ class MatScene:
     """Every wink of a game, and the mat and pot they are on."""
 
     winks: tuple[TrueWink, ...]
-    spec: MatSpec = MatSpec()
+    spec: MatSpec = field(default_factory=MatSpec)
 
     def field(self) -> list[TrueWink]:
         """The winks not potted, lowest first."""
@@ -231,7 +231,9 @@ def _near_pot(p: _Placer, wid: str) -> None:
     for _ in range(200):
         a, gap = float(p.rng.uniform(0, 2 * math.pi)), float(p.rng.uniform(0.5, 6.0))
         d = 19 + r + gap
-        if p.add(TrueWink(wid, p.spec.pot_x_mm + d * math.cos(a), p.spec.pot_y_mm + d * math.sin(a))):
+        if p.add(
+            TrueWink(wid, p.spec.pot_x_mm + d * math.cos(a), p.spec.pot_y_mm + d * math.sin(a))
+        ):
             return
 
 
