@@ -14,7 +14,7 @@ resolution, judged on a rectified crop of the full-resolution still.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -37,8 +37,8 @@ class Settings:
     tolerance_mm: float = 2.0
     """In/out: closer than this to the boundary, the spotter decides."""
     min_score: float = 0.2
-    flat_ratio: float = 0.9
-    leaning_ratio: float = 0.82
+    flat_ratio: float = 0.88
+    leaning_ratio: float = 0.84
     crop_px: int = 96
     extent: float = 1.6
     """The crop reaches this many diameters from the located centre."""
@@ -52,8 +52,9 @@ class Analyser:
     references: References | None = None
     settings: Settings = field(default_factory=Settings)
 
-    def analyse(self, preview: Frame, still: Frame | None = None,
-                background: Frame | None = None) -> Observation:  # fmt: skip
+    def analyse(
+        self, preview: Frame, still: Frame | None = None, background: Frame | None = None
+    ) -> Observation:
         """The coin in ``preview`` (and ``still``, the same view at full
         resolution; the preview itself when None)."""
         still = still or preview
@@ -83,16 +84,30 @@ class Analyser:
         cal = self.calibration
         if cal.lens is None:
             sx, sy = still.full_size[0] / cal.size[0], still.full_size[1] / cal.size[1]
-            m = translate(-still.origin[0], -still.origin[1]) @ scaled(cal.homography, sx, sy) @ to_mm
-            out = cv2.warpPerspective(still.image, m, (n, n),
-                                      flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)  # fmt: skip
+            m = (
+                translate(-still.origin[0], -still.origin[1])
+                @ scaled(cal.homography, sx, sy)
+                @ to_mm
+            )
+            out = cv2.warpPerspective(
+                still.image,
+                m,
+                (n, n),
+                flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                borderMode=cv2.BORDER_REPLICATE,
+            )
             return np.asarray(out, np.uint8)
         gx, gy = np.meshgrid(np.arange(n, dtype=np.float64), np.arange(n, dtype=np.float64))
         floor = np.column_stack([gx.ravel() / ppm + x - half_mm, gy.ravel() / ppm + y - half_mm])
         px = cal.to_pixels(floor, still.full_size) - np.array(still.origin)
         maps = px.reshape(n, n, 2).astype(np.float32)
-        out = cv2.remap(still.image, maps[..., 0], maps[..., 1], cv2.INTER_LINEAR,
-                        borderMode=cv2.BORDER_REPLICATE)  # fmt: skip
+        out = cv2.remap(
+            still.image,
+            maps[..., 0],
+            maps[..., 1],
+            cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_REPLICATE,
+        )
         return np.asarray(out, np.uint8)
 
     def _judge(self, still: Frame, x: float, y: float, reasons: list[str]) -> Observation | None:
@@ -110,20 +125,34 @@ class Analyser:
         posture = self._posture(outline)
         zone, _ = self.calibration.layout.zone(cx, cy, d_mm / 2)
         clearance = self.calibration.layout.in_out_clearance(cx, cy, d_mm / 2)
-        base = {"found": True, "posture": posture, "zone": zone, "x_mm": cx, "y_mm": cy,
-                "coin_px": coin_px, "axis_ratio": outline.ratio}  # fmt: skip
+        base = Observation(
+            found=True,
+            posture=posture,
+            zone=zone,
+            x_mm=cx,
+            y_mm=cy,
+            coin_px=coin_px,
+            axis_ratio=outline.ratio,
+            crop=_png(crop),
+        )
         why = list(reasons)
         if clearance < s.tolerance_mm:
             why.append(f"{clearance:.1f} mm from the in/out boundary: too close to call")
-            return Observation(**base, reasons=(*why,), crop=_png(crop))  # type: ignore[arg-type]
+            return replace(base, reasons=(*why,))
         if posture is not Posture.FLAT or zone is Zone.OUTSIDE:
             if posture is Posture.INDETERMINATE:
                 why.append(f"axis ratio {outline.ratio:.2f}: flat or leaning?")
-            return Observation(**base, reasons=(*why,), crop=_png(crop))  # type: ignore[arg-type]
+            return replace(base, reasons=(*why,))
         face, confidence, scores = self._face(crop, outline, why)
         small = _face_crop(crop, outline)
-        return Observation(**base, face=face, confidence=confidence, scores=scores,  # type: ignore[arg-type]
-                           reasons=(*why,), crop=_png(small))  # fmt: skip
+        return replace(
+            base,
+            face=face,
+            confidence=confidence,
+            scores=scores,
+            reasons=(*why,),
+            crop=_png(small),
+        )
 
     def _posture(self, outline: Ellipse) -> Posture:
         s = self.settings
@@ -133,8 +162,9 @@ class Analyser:
             return Posture.LEANING
         return Posture.INDETERMINATE
 
-    def _face(self, crop: Image, outline: Ellipse,
-              why: list[str]) -> tuple[CoinFace, float, dict[str, float]]:  # fmt: skip
+    def _face(
+        self, crop: Image, outline: Ellipse, why: list[str]
+    ) -> tuple[CoinFace, float, dict[str, float]]:
         if self.references is None:
             why.append("no coin registered")
             return CoinFace.INDETERMINATE, 0.0, {}
@@ -164,9 +194,13 @@ def _face_crop(crop: Image, outline: Ellipse) -> Image:
     """The coin alone, 1.2 diameters square, centred: a reference or the evidence."""
     half = 0.6 * outline.major
     m = translate(half - outline.x, half - outline.y)
-    n = int(math.ceil(2 * half))
-    return np.asarray(cv2.warpPerspective(crop, m, (n, n), flags=cv2.INTER_LINEAR,
-                                          borderMode=cv2.BORDER_REPLICATE), np.uint8)  # fmt: skip
+    n = math.ceil(2 * half)
+    return np.asarray(
+        cv2.warpPerspective(
+            crop, m, (n, n), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+        ),
+        np.uint8,
+    )
 
 
 def _png(image: Image) -> bytes:
@@ -176,8 +210,9 @@ def _png(image: Image) -> bytes:
     return bytes(data.tobytes())
 
 
-def reference_crop(analyser: Analyser, preview: Frame, still: Frame | None = None,
-                   background: Frame | None = None) -> Image:  # fmt: skip
+def reference_crop(
+    analyser: Analyser, preview: Frame, still: Frame | None = None, background: Frame | None = None
+) -> Image:
     """The face crop of the one flat coin in view, to register as a reference (1.3.2)."""
     still = still or preview
     s = analyser.settings
@@ -185,7 +220,7 @@ def reference_crop(analyser: Analyser, preview: Frame, still: Frame | None = Non
         x, y = analyser.calibration.to_floor(_on_sensor(cand, preview), preview.full_size)[0]
         half = s.extent * s.coin_diameter_mm
         crop = analyser.crop(still, float(x), float(y), half)
-        outline = find_outline(crop, s.crop_px)
+        outline = find_outline(crop, s.crop_px, flat=True)
         if outline is None:
             continue
         if outline.ratio < s.flat_ratio:

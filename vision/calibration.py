@@ -103,16 +103,23 @@ class Calibration:
             "version": 1,
             "homography": self.homography.tolist(),
             "size": list(self.size),
-            "layout": {"side_mm": lay.side_mm, "line_mm": lay.line_mm,
-                       "marker_mm": lay.marker_mm, "marker_ids": list(lay.marker_ids)},
+            "layout": {
+                "side_mm": lay.side_mm,
+                "line_mm": lay.line_mm,
+                "marker_mm": lay.marker_mm,
+                "marker_ids": list(lay.marker_ids),
+            },
             "markers": list(self.markers),
             "rms_mm": self.rms_mm,
             "max_mm": self.max_mm,
-        }  # fmt: skip
+        }
         if self.lens is not None:
-            doc["lens"] = {"matrix": [list(r) for r in self.lens.matrix],
-                           "distortion": list(self.lens.distortion),
-                           "size": list(self.lens.size), "rms_px": self.lens.rms_px}  # fmt: skip
+            doc["lens"] = {
+                "matrix": [list(r) for r in self.lens.matrix],
+                "distortion": list(self.lens.distortion),
+                "size": list(self.lens.size),
+                "rms_px": self.lens.rms_px,
+            }
         return doc
 
     def save(self, path: Path) -> None:
@@ -125,22 +132,37 @@ class Calibration:
         try:
             doc = json.loads(path.read_text(encoding="utf-8"))
             lay = doc["layout"]
-            layout = FloorLayout(float(lay["side_mm"]), float(lay["line_mm"]),
-                                 float(lay["marker_mm"]), tuple(lay["marker_ids"]))  # fmt: skip
+            layout = FloorLayout(
+                float(lay["side_mm"]),
+                float(lay["line_mm"]),
+                float(lay["marker_mm"]),
+                tuple(lay["marker_ids"]),
+            )
             lens = None
             if "lens" in doc:
                 d = doc["lens"]
-                lens = Lens(tuple(tuple(float(v) for v in r) for r in d["matrix"]),
-                            tuple(float(v) for v in d["distortion"]),
-                            (int(d["size"][0]), int(d["size"][1])), float(d["rms_px"]))  # fmt: skip
+                lens = Lens(
+                    tuple(tuple(float(v) for v in r) for r in d["matrix"]),
+                    tuple(float(v) for v in d["distortion"]),
+                    (int(d["size"][0]), int(d["size"][1])),
+                    float(d["rms_px"]),
+                )
             h = np.array(doc["homography"], dtype=np.float64)
             if h.shape != (3, 3):
                 raise ValueError("homography is not 3x3")
-            return cls(h, (int(doc["size"][0]), int(doc["size"][1])), layout,
-                       tuple(int(i) for i in doc["markers"]), float(doc["rms_mm"]),
-                       float(doc["max_mm"]), lens)  # fmt: skip
+            return cls(
+                h,
+                (int(doc["size"][0]), int(doc["size"][1])),
+                layout,
+                tuple(int(i) for i in doc["markers"]),
+                float(doc["rms_mm"]),
+                float(doc["max_mm"]),
+                lens,
+            )
         except FileNotFoundError:
-            raise VisionError(f"{path}: no such calibration file (run tableref calibrate)") from None
+            raise VisionError(
+                f"{path}: no such calibration file (run tableref calibrate)"
+            ) from None
         except (OSError, ValueError, KeyError, TypeError, IndexError) as exc:
             raise VisionError(f"{path}: not a calibration file: {exc}") from None
 
@@ -154,10 +176,15 @@ def detect_markers(image: Image) -> dict[int, Points]:
     corners, ids, _ = detector.detectMarkers(_grey(image))
     if ids is None:
         return {}
-    return {int(i): np.asarray(c, np.float64).reshape(4, 2) for i, c in zip(ids.ravel(), corners, strict=True)}
+    return {
+        int(i): np.asarray(c, np.float64).reshape(4, 2)
+        for i, c in zip(ids.ravel(), corners, strict=True)
+    }
 
 
-def calibrate(frame: Frame, layout: FloorLayout | None = None, lens: Lens | None = None) -> Calibration:
+def calibrate(
+    frame: Frame, layout: FloorLayout | None = None, lens: Lens | None = None
+) -> Calibration:
     """The floor homography from the markers seen in ``frame``.
 
     Raises :class:`VisionError` naming the missing markers when fewer than
@@ -169,8 +196,10 @@ def calibrate(frame: Frame, layout: FloorLayout | None = None, lens: Lens | None
     ids = sorted(set(found) & set(wanted))
     if len(ids) < MIN_MARKERS:
         missing = ", ".join(str(i) for i in layout.marker_ids if i not in found)
-        raise VisionError(f"saw {len(ids)} of the corner markers (missing: {missing}); "
-                          f"need at least {MIN_MARKERS}")  # fmt: skip
+        raise VisionError(
+            f"saw {len(ids)} of the corner markers (missing: {missing}); "
+            f"need at least {MIN_MARKERS}"
+        )
     img = np.vstack([found[i] for i in ids])
     if lens is not None:
         img = lens.undistort(img, frame.size)
@@ -180,12 +209,20 @@ def calibrate(frame: Frame, layout: FloorLayout | None = None, lens: Lens | None
         raise VisionError("the marker corners do not give a homography (degenerate view)")
     back = apply(np.linalg.inv(h), img)
     err = np.linalg.norm(back - floor, axis=1)
-    return Calibration(np.asarray(h, np.float64), frame.size, layout, tuple(ids),
-                       float(np.sqrt(np.mean(err**2))), float(err.max()), lens)  # fmt: skip
+    return Calibration(
+        np.asarray(h, np.float64),
+        frame.size,
+        layout,
+        tuple(ids),
+        float(np.sqrt(np.mean(err**2))),
+        float(err.max()),
+        lens,
+    )
 
 
-def charuco_board(squares: tuple[int, int] = (7, 5), square_mm: float = 40.0,
-                  marker_mm: float = 30.0) -> Any:  # fmt: skip
+def charuco_board(
+    squares: tuple[int, int] = (7, 5), square_mm: float = 40.0, marker_mm: float = 30.0
+) -> Any:
     """The ChArUco board for lens calibration (print it with ``board.generateImage``)."""
     dictionary = cv2.aruco.getPredefinedDictionary(DICTIONARY)
     return cv2.aruco.CharucoBoard(squares, square_mm, marker_mm, dictionary)
@@ -204,9 +241,15 @@ def lens_calibrate(frames: list[Frame], board: Any | None = None) -> Lens:
         objects.append(obj)
         images.append(img)
     if len(objects) < 3:
-        raise VisionError(f"the ChArUco board was found in {len(objects)} of {len(frames)} "
-                          "frames; need at least 3")  # fmt: skip
+        raise VisionError(
+            f"the ChArUco board was found in {len(objects)} of {len(frames)} "
+            "frames; need at least 3"
+        )
     size = frames[0].size
     rms, k, dist, _, _ = cv2.calibrateCamera(objects, images, size, None, None)
-    return Lens(tuple(tuple(float(v) for v in row) for row in k),
-                tuple(float(v) for v in np.ravel(dist)), size, float(rms))  # fmt: skip
+    return Lens(
+        tuple(tuple(float(v) for v in row) for row in k),
+        tuple(float(v) for v in np.ravel(dist)),
+        size,
+        float(rms),
+    )

@@ -29,6 +29,8 @@ def _camera(args: argparse.Namespace) -> CameraSettings:
             raise SystemExit("tableref: give --config FILE or --image PATH")
         camera = CameraSettings(SourceKind.FILE, str(Path(args.image)))
     overrides: dict[str, Any] = {}
+    if args.config and args.image:  # the table's settings, this picture
+        overrides |= {"source": SourceKind.FILE, "device": str(Path(args.image))}
     for key in ("calibration", "references"):
         value = getattr(args, key, None)
         if value:
@@ -75,9 +77,11 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     print(f"markers {', '.join(map(str, cal.markers))} seen in a {w}x{h} frame")
     print(f"reprojection error on the floor: rms {cal.rms_mm:.2f} mm, max {cal.max_mm:.2f} mm")
     side = cal.layout.side_mm / 2
-    print(f"a {camera.coin_diameter_mm:g} mm coin is "
-          f"{camera.coin_diameter_mm * cal.px_per_mm(side, side, cal.size):.0f} px across "
-          "in this frame")  # fmt: skip
+    print(
+        f"a {camera.coin_diameter_mm:g} mm coin is "
+        f"{camera.coin_diameter_mm * cal.px_per_mm(side, side, cal.size):.0f} px across "
+        "in this frame"
+    )
     print(f"saved {out}")
     return 0
 
@@ -89,13 +93,16 @@ def cmd_coin_register(args: argparse.Namespace) -> int:
     from vision.references import References
 
     camera = _camera(args)
-    analyser = Analyser(Calibration.load(camera.calibration),
-                        settings=Settings(coin_diameter_mm=camera.coin_diameter_mm))  # fmt: skip
+    analyser = Analyser(
+        Calibration.load(camera.calibration),
+        settings=Settings(coin_diameter_mm=camera.coin_diameter_mm),
+    )
     preview, still = _frames(camera)
     crop = reference_crop(analyser, preview, still)
     wall = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-    path = References.add(camera.references, args.face, crop, replace=args.replace, wall=wall,
-                          note=args.note or "")  # fmt: skip
+    path = References.add(
+        camera.references, args.face, crop, replace=args.replace, wall=wall, note=args.note or ""
+    )
     what = "new coin: old references dropped; " if args.replace else ""
     print(f"{what}{args.face} reference saved as {path} ({crop.shape[1]} px square)")
     missing = [f for f in ("heads", "tails") if not list(camera.references.glob(f"{f}-*.png"))]
@@ -121,13 +128,18 @@ def add_parsers(sub: Any) -> None:
     _source_args(cal)
     cal.add_argument("--out", help="where to save it (default: [camera] calibration)")
     for key, default in (("square", 1500), ("line", 50), ("marker", 150)):
-        cal.add_argument(f"--{key}-mm", type=float, help=f"default: [camera] {key}_mm, "
-                         f"else {default}")  # fmt: skip
-    cal.add_argument("--lens", metavar="FOLDER", help="also calibrate the lens from images of "
-                     "the ChArUco board in FOLDER")  # fmt: skip
+        cal.add_argument(
+            f"--{key}-mm", type=float, help=f"default: [camera] {key}_mm, else {default}"
+        )
+    cal.add_argument(
+        "--lens",
+        metavar="FOLDER",
+        help="also calibrate the lens from images of the ChArUco board in FOLDER",
+    )
     cal.set_defaults(func=cmd_calibrate)
-    coin = sub.add_parser("coin", help="the match coin",
-                          description="Register the match coin (rules 1.3.2-1.3.4).")  # fmt: skip
+    coin = sub.add_parser(
+        "coin", help="the match coin", description="Register the match coin (rules 1.3.2-1.3.4)."
+    )
     coin_sub = coin.add_subparsers(dest="coin_command", metavar="ACTION", required=True)
     reg = coin_sub.add_parser(
         "register",

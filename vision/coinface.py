@@ -11,9 +11,9 @@ is the score.
 
 >>> disc = np.zeros((120, 120), np.uint8)
 >>> _ = cv2.circle(disc, (60, 60), 40, 200, -1)
->>> e = fit_outline(disc, 80.0)
+>>> e = find_outline(disc, 80.0)
 >>> round(e.major), round(e.ratio, 2)
-(81, 1.0)
+(80, 1.0)
 """
 
 from __future__ import annotations
@@ -72,8 +72,9 @@ def fit_outline(crop: Image, diameter: float) -> Ellipse | None:
     for pct in (90.0, 80.0, 95.0):
         busy = (mag > np.percentile(mag, pct)).astype(np.uint8)
         k = max(3, int(diameter / 16) | 1)
-        blob = cv2.morphologyEx(busy, cv2.MORPH_CLOSE, cv2.getStructuringElement(
-            cv2.MORPH_ELLIPSE, (k, k)))  # fmt: skip
+        blob = cv2.morphologyEx(
+            busy, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+        )
         blob = cv2.morphologyEx(blob, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         for contour in contours:
@@ -147,10 +148,15 @@ def face_feature(crop: Image, outline: Ellipse) -> Feature:
     """The rotation-invariant signature of the face inside ``outline``."""
     g = cv2.GaussianBlur(grey(crop), (0, 0), max(0.8, outline.major / 120)).astype(np.float32)
     mag = cv2.magnitude(cv2.Sobel(g, cv2.CV_32F, 1, 0), cv2.Sobel(g, cv2.CV_32F, 0, 1))
-    polar = cv2.warpPolar(mag, (POLAR_RADII, POLAR_ANGLES), (outline.x, outline.y),
-                          0.9 * outline.major / 2, cv2.INTER_LINEAR + cv2.WARP_POLAR_LINEAR)  # fmt: skip
+    polar = cv2.warpPolar(
+        mag,
+        (POLAR_RADII, POLAR_ANGLES),
+        (outline.x, outline.y),
+        0.9 * outline.major / 2,
+        cv2.INTER_LINEAR + cv2.WARP_POLAR_LINEAR,
+    )
     p = np.asarray(polar, np.float64)[:, int(INNER * POLAR_RADII) :]
-    p = np.log1p(p)  # the rim and a few hard edges should not outvote the rest
+    p = np.log1p(np.clip(np.nan_to_num(p), 0, None))  # hard edges must not outvote the rest
     p -= p.mean(axis=0)  # light that varies with the radius is not the design
     norm = float(np.linalg.norm(p))
     return np.asarray(np.fft.fft(p / norm if norm > 0 else p, axis=0), np.complex128)
@@ -175,22 +181,32 @@ def _support(crop: Image, e: Ellipse, n: int = 90) -> float:
     return float(np.median(np.abs(a - b)))
 
 
-def find_outline(crop: Image, diameter: float) -> Ellipse | None:
+def find_outline(crop: Image, diameter: float, *, flat: bool = False) -> Ellipse | None:
     """The coin's outline: a circle (Hough) or the edge contour as the first
-    guess, each refined on rays; the one the image supports best."""
+    guess, each refined on rays; the one the image supports best. ``flat``:
+    the coin is known to lie flat (registration), only circles are tried."""
     guesses = []
     g = cv2.GaussianBlur(grey(crop), (0, 0), 1.5)
-    circles = cv2.HoughCircles(g, cv2.HOUGH_GRADIENT_ALT, dp=1.0, minDist=diameter / 2,
-                               param1=60, param2=0.6, minRadius=int(0.42 * diameter),
-                               maxRadius=int(0.6 * diameter))  # fmt: skip
+    circles = cv2.HoughCircles(
+        g,
+        cv2.HOUGH_GRADIENT_ALT,
+        dp=1.0,
+        minDist=diameter / 2,
+        param1=60,
+        param2=0.6,
+        minRadius=int(0.42 * diameter),
+        maxRadius=int(0.6 * diameter),
+    )
     h, w = crop.shape[:2]
     if circles is not None:
         x, y, r = min(circles[0], key=lambda c: math.hypot(c[0] - w / 2, c[1] - h / 2))
         guesses.append(Ellipse(float(x), float(y), 2 * float(r), 2 * float(r), 0.0))
-    contour = fit_outline(crop, diameter)
+    contour = None if flat else fit_outline(crop, diameter)
     if contour is not None:
         guesses.append(contour)
     fits = [refine(crop, e) for e in guesses]
+    if flat:  # a circle found, its refinement pulled off by the floor: keep the circle
+        fits = [f if f.ratio >= 0.9 else e for f, e in zip(fits, guesses, strict=True)]
     fits = [f for f in fits if 0.8 * diameter <= f.major <= 1.25 * diameter]
     if not fits:
         return None

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -79,7 +80,7 @@ class FloorLayout:
         return min(x, s - x, y, s - y) + radius
 
 
-def apply(h: Matrix, points: Points) -> Points:
+def apply(h: Matrix | NDArray[np.floating[Any]], points: NDArray[Any]) -> Points:
     """Map (n, 2) points through a homography.
 
     >>> apply(np.diag([2.0, 3.0, 1.0]), np.array([[1.0, 1.0]])).tolist()

@@ -39,10 +39,17 @@ def grey(image: Image) -> Image:
 
 def find_circles(image: Image, min_d: float, max_d: float) -> list[Candidate]:
     """Circles ``min_d``..``max_d`` pixels across, best first."""
-    g = cv2.GaussianBlur(grey(image), (0, 0), max(1.0, min_d / 20))
-    found = cv2.HoughCircles(g, cv2.HOUGH_GRADIENT_ALT, dp=1.5, minDist=max(min_d * 0.8, 3.0),
-                             param1=120, param2=0.75, minRadius=max(int(min_d / 2), 2),
-                             maxRadius=int(max_d / 2 + 1))  # fmt: skip
+    g = cv2.GaussianBlur(grey(image), (0, 0), max(1.0, min_d / 40))
+    found = cv2.HoughCircles(
+        g,
+        cv2.HOUGH_GRADIENT_ALT,
+        dp=1.5,
+        minDist=max(min_d * 0.8, 3.0),
+        param1=70,
+        param2=0.75,
+        minRadius=max(int(min_d / 2), 2),
+        maxRadius=int(max_d / 2 + 1),
+    )
     if found is None:
         return []
     return [Candidate(float(x), float(y), float(2 * r), 1.0) for x, y, r in found[0]]
@@ -62,7 +69,7 @@ def find_changed(image: Image, background: Image, coin_px: float) -> list[Candid
     count, labels, stats, centres = cv2.connectedComponentsWithStats(mask)
     out = []
     for i in range(1, count):
-        x, y, w, h, area = (int(v) for v in stats[i])
+        _, _, w, h, area = (int(v) for v in stats[i])
         extent = max(w, h)
         if not (0.5 * coin_px <= extent <= 3.0 * coin_px and area >= 0.05 * coin_px**2):
             continue
@@ -86,18 +93,26 @@ class SettleDetector:
     """
 
     still_frames: int = 5
-    threshold: float = 1.5
+    threshold: float = 20.0
+    """Grey levels of change, at the largest 3x3 patch of a 320 px wide copy:
+    a coin is a few pixels of a frame, the mean change would not see it."""
     _last: Image | None = None
     _moved: bool = False
     _calm: int = 0
 
     def feed(self, image: Image) -> bool:
         """One preview frame; True when the scene has just settled."""
-        small = cv2.resize(grey(image), (160, 90)) if image.shape[1] > 320 else grey(image)
+        width = image.shape[1]
+        size = (320, max(1, round(image.shape[0] * 320 / width)))
+        small = (
+            np.asarray(cv2.resize(grey(image), size, interpolation=cv2.INTER_AREA), np.uint8)
+            if width > 320
+            else grey(image)
+        )
         last, self._last = self._last, small
         if last is None:
             return False
-        change = float(np.mean(cv2.absdiff(small, last)))
+        change = float(np.max(cv2.blur(cv2.absdiff(small, last), (3, 3))))
         if change > self.threshold:
             self._moved, self._calm = True, 0
             return False

@@ -78,7 +78,6 @@ class Frame:
         return self.size if self.sensor is None else self.sensor
 
 
-
 @dataclass(frozen=True, slots=True)
 class Observation:
     """The landed coin as the camera saw it.

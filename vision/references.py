@@ -52,13 +52,15 @@ class References:
             images = [cv2.imread(str(f), cv2.IMREAD_COLOR) for f in files]
             crops[face] = [np.asarray(i, np.uint8) for i in images if i is not None]
             if not crops[face]:
-                raise VisionError(f"{folder}: no {face} reference (run tableref coin register "
-                                  f"--face {face})")  # fmt: skip
+                raise VisionError(
+                    f"{folder}: no {face} reference (run tableref coin register --face {face})"
+                )
         return cls(crops)
 
     @staticmethod
-    def add(folder: Path, face: str, crop: Image, *, replace: bool, wall: str = "",
-            note: str = "") -> Path:
+    def add(
+        folder: Path, face: str, crop: Image, *, replace: bool, wall: str = "", note: str = ""
+    ) -> Path:
         """Store one reference crop of ``face``; ``replace`` drops the old coin's
         references (both faces) first. ``wall`` (UTC, ISO 8601) goes in the
         log ``registered.jsonl``. Returns the file written."""
@@ -73,8 +75,7 @@ class References:
         if not cv2.imwrite(str(path), crop):
             raise VisionError(f"{path}: could not write the reference crop")
         log = folder / "registered.jsonl"
-        entry = {"file": path.name, "face": face, "replace": replace, "note": note,
-                 "wall": wall}  # fmt: skip
+        entry = {"file": path.name, "face": face, "replace": replace, "note": note, "wall": wall}
         with log.open("a", encoding="utf-8") as handle:
             handle.write(json.dumps(entry) + "\n")
         return path

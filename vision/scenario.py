@@ -21,17 +21,18 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
+from controller.errors import TablerefError
 from controller.games.heads_and_tails.events import Landed
 from controller.strict import Table
-from controller.errors import TablerefError
 from vision.settings import CameraSettings
 
 FRAME_INPUT = "frame"
 
 
 @functools.lru_cache(maxsize=8)
-def _analyser(calibration: Path, references: Path, coin_mm: float, margin: float,
-              tolerance: float) -> object:  # fmt: skip
+def _analyser(
+    calibration: Path, references: Path, coin_mm: float, margin: float, tolerance: float
+) -> object:
     from vision.analyse import Analyser, Settings
     from vision.calibration import Calibration
     from vision.references import References
@@ -52,10 +53,17 @@ def parse_frame(table: Table, t_ns: int, camera: CameraSettings | None, folder: 
         from vision.sources import read_image, shrink
         from vision.watch import landed_from
     except ImportError as exc:
-        raise table.fail("type", f"frame inputs need OpenCV and numpy (tableref[vision]): {exc}") from None
+        raise table.fail(
+            "type", f"frame inputs need OpenCV and numpy (tableref[vision]): {exc}"
+        ) from None
     try:
-        analyser = _analyser(camera.calibration, camera.references, camera.coin_diameter_mm,
-                             camera.margin, camera.tolerance_mm)  # fmt: skip
+        analyser = _analyser(
+            camera.calibration,
+            camera.references,
+            camera.coin_diameter_mm,
+            camera.margin,
+            camera.tolerance_mm,
+        )
         assert isinstance(analyser, Analyser)
         still = read_image(path)
         preview = shrink(still, analyser.calibration.size)

@@ -94,13 +94,27 @@ def parse_camera(table: Table, folder: Path) -> CameraSettings:
     references = folder / table.string("references", "coin-references")
     low, high = COIN_RANGE_MM
     coin = table.number("coin_diameter_mm", 24.0, minimum=low, maximum=high)
-    margin = table.number("confidence_margin", 0.08, minimum=MARGIN_RANGE[0],
-                          maximum=MARGIN_RANGE[1])  # fmt: skip
+    margin = table.number(
+        "confidence_margin", 0.08, minimum=MARGIN_RANGE[0], maximum=MARGIN_RANGE[1]
+    )
     tolerance = table.number("line_tolerance_mm", 2.0, minimum=0.0, maximum=50.0)
     seed = table.integer("seed", 0, minimum=0)
     square = table.number("square_mm", 1500.0, minimum=100.0, maximum=5000.0)
     line = table.number("line_mm", 50.0, minimum=0.0, maximum=square / 4)
     marker = table.number("marker_mm", 150.0, minimum=20.0, maximum=square / 2)
     table.finish()
-    return CameraSettings(source, device, still, preview, calibration, references, coin,
-                          margin, tolerance, seed, square, line, marker)  # fmt: skip
+    return CameraSettings(
+        source,
+        device,
+        still,
+        preview,
+        calibration,
+        references,
+        coin,
+        margin,
+        tolerance,
+        seed,
+        square,
+        line,
+        marker,
+    )

@@ -118,7 +118,9 @@ class Picamera2Source:
         try:
             from picamera2 import Picamera2  # type: ignore[import-not-found]  # Pi only
         except ImportError as exc:
-            raise CameraError(f"picamera2 is not installed (it comes from apt on a Pi): {exc}") from None
+            raise CameraError(
+                f"picamera2 is not installed (it comes from apt on a Pi): {exc}"
+            ) from None
         try:
             self._cam: Any = Picamera2()
             config = self._cam.create_still_configuration(

@@ -36,8 +36,12 @@ def landed_from(obs: Observation, t_ns: int, evidence: str = "") -> Landed:
     """The engine's input for what the camera saw."""
     verdict = obs.verdict
     if verdict == "outside":
-        return Landed(t_ns=t_ns, face=_FACES.get(obs.face.value, Face.UNKNOWN), in_area=False,
-                      evidence=evidence)  # fmt: skip
+        return Landed(
+            t_ns=t_ns,
+            face=_FACES.get(obs.face.value, Face.UNKNOWN),
+            in_area=False,
+            evidence=evidence,
+        )
     face = _FACES.get(verdict, Face.UNKNOWN)
     return Landed(t_ns=t_ns, face=face, in_area=True, evidence=evidence)
 
@@ -71,8 +75,13 @@ class CameraWatch:
     (a ``suspended`` ruling), and the next good frame its recovery.
     """
 
-    def __init__(self, open_source: Callable[[], FrameSource], analyser: Analyser,
-                 evidence: Path | None = None, base: Path | None = None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        open_source: Callable[[], FrameSource],
+        analyser: Analyser,
+        evidence: Path | None = None,
+        base: Path | None = None,
+    ) -> None:
         self._open = open_source
         self._source: FrameSource | None = None
         self.analyser = analyser

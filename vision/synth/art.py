@@ -47,7 +47,7 @@ def _texture(kind: FloorKind, rng: np.random.Generator, shape: tuple[int, int]) 
         return 0.45 + 0.05 * _noise(rng, shape, 200) + 0.02 * _noise(rng, shape, 6)
     if kind is FloorKind.CARPET:
         fine = rng.normal(0, 1, shape).astype(np.float32)
-        fine = cv2.GaussianBlur(fine, (0, 0), 0.8)
+        fine = np.asarray(cv2.GaussianBlur(fine, (0, 0), 0.8), np.float32)
         return 0.35 + 0.08 * fine + 0.05 * _noise(rng, shape, 120)
     if kind is FloorKind.CONCRETE:
         layers = 0.12 * _noise(rng, shape, 150) + 0.08 * _noise(rng, shape, 25)
@@ -59,12 +59,14 @@ def _texture(kind: FloorKind, rng: np.random.Generator, shape: tuple[int, int]) 
         grain = np.sin(yy * 0.35 + 6 * _noise(rng, shape, 80) + row * 1.7)
         tone = 0.4 + 0.06 * np.sin(row * 2.3 + float(rng.uniform(0, 6)))
         seams = (np.mod(yy, plank) < 2).astype(np.float32)
-        return tone + 0.05 * grain + 0.03 * _noise(rng, shape, 8) - 0.2 * seams
+        return np.asarray(
+            tone + 0.05 * grain + 0.03 * _noise(rng, shape, 8) - 0.2 * seams, np.float32
+        )
     tile = float(rng.uniform(250, 400))
     ty, tx = np.floor(yy / tile), np.floor(xx / tile)
     tone = 0.5 + 0.08 * np.sin(ty * 3.1 + tx * 1.3)
     grout = ((np.mod(yy, tile) < 5) | (np.mod(xx, tile) < 5)).astype(np.float32)
-    return tone + 0.03 * _noise(rng, shape, 40) - 0.25 * grout
+    return np.asarray(tone + 0.03 * _noise(rng, shape, 40) - 0.25 * grout, np.float32)
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,9 +78,13 @@ class FloorArt:
     x0: float
     y0: float
     ppm: float
+    half: NDArray[np.uint8]
+    """The texture at half the resolution, for views coarser than it."""
 
     @classmethod
-    def make(cls, layout: FloorLayout, kind: FloorKind, seed: int, margin: float = 800.0) -> FloorArt:
+    def make(
+        cls, layout: FloorLayout, kind: FloorKind, seed: int, margin: float = 800.0
+    ) -> FloorArt:
         """Draw a floor around the square of ``layout``."""
         rng = np.random.default_rng(seed)
         x0 = y0 = -margin
@@ -88,7 +94,7 @@ class FloorArt:
         bgr = np.clip(value[..., None] * tint * 255, 0, 255).astype(np.uint8)
         _lines(bgr, layout, margin)
         _markers(bgr, layout, margin)
-        return cls(bgr, x0, y0, 1.0)
+        return cls(bgr, x0, y0, 1.0, np.asarray(cv2.pyrDown(bgr), np.uint8))
 
     def to_mm(self) -> NDArray[np.float64]:
         """The homography from texture pixels to floor millimetres."""
@@ -102,8 +108,12 @@ def _lines(bgr: NDArray[np.uint8], layout: FloorLayout, margin: float) -> None:
     x0, y0, x1, y1 = outer
     lw = round(w)
     white = (228, 232, 235)
-    for rect in ((x0, y0, x1, y0 + lw), (x0, y1 - lw, x1, y1), (x0, y0, x0 + lw, y1),
-                 (x1 - lw, y0, x1, y1)):  # fmt: skip
+    for rect in (
+        (x0, y0, x1, y0 + lw),
+        (x0, y1 - lw, x1, y1),
+        (x0, y0, x0 + lw, y1),
+        (x1 - lw, y0, x1, y1),
+    ):
         cv2.rectangle(bgr, rect[:2], (rect[2] - 1, rect[3] - 1), white, -1)
 
 
@@ -114,8 +124,9 @@ def _markers(bgr: NDArray[np.uint8], layout: FloorLayout, margin: float) -> None
     for marker_id, (ox, oy) in layout.marker_origins().items():
         mark = cv2.aruco.generateImageMarker(dictionary, marker_id, m)
         x, y = round(ox + margin), round(oy + margin)
-        cv2.rectangle(bgr, (x - quiet, y - quiet), (x + m + quiet - 1, y + m + quiet - 1),
-                      (240, 240, 240), -1)  # fmt: skip
+        cv2.rectangle(
+            bgr, (x - quiet, y - quiet), (x + m + quiet - 1, y + m + quiet - 1), (240, 240, 240), -1
+        )
         bgr[y : y + m, x : x + m] = cv2.cvtColor(mark, cv2.COLOR_GRAY2BGR) * (235 / 255) + 10
 
 
@@ -151,8 +162,8 @@ class CoinDesign:
         else:
             _emblem(canvas, rng)
         _legend(canvas, rng)
-        canvas = cv2.GaussianBlur(canvas, (0, 0), 2.5)
-        return np.asarray(cv2.resize(canvas, (size, size), interpolation=cv2.INTER_AREA))
+        soft = cv2.GaussianBlur(canvas, (0, 0), 2.5)
+        return np.asarray(cv2.resize(soft, (size, size), interpolation=cv2.INTER_AREA), np.float32)
 
     def face_image(self, face: str, size: int, light_deg: float = 45.0) -> NDArray[np.uint8]:
         """The face as BGRA: metal, shaded by the relief lit from ``light_deg``."""
@@ -164,8 +175,15 @@ class CoinDesign:
         bgr = np.clip(shade[..., None] * np.array(self.metal, dtype=np.float32), 0, 255)
         alpha = np.zeros((size, size), dtype=np.uint8)
         centre = (size - 1) / 2
-        cv2.circle(alpha, (round(centre * 16), round(centre * 16)), round(size / 2 * 16), 255, -1,
-                   cv2.LINE_AA, 4)  # fmt: skip
+        cv2.circle(
+            alpha,
+            (round(centre * 16), round(centre * 16)),
+            round(size / 2 * 16),
+            255,
+            -1,
+            cv2.LINE_AA,
+            4,
+        )
         return np.dstack([bgr.astype(np.uint8), alpha])
 
 
@@ -182,8 +200,9 @@ def _portrait(canvas: Float, rng: np.random.Generator) -> None:
     cv2.ellipse(canvas, (cx + 80, cy + 20), (30, 55), 10, 0, 360, 0.9, -1)
     nose = np.array([[cx + 100, cy], [cx + 135, cy + 35], [cx + 100, cy + 45]], np.int32)
     cv2.fillPoly(canvas, [nose], 0.9)
-    neck = np.array([[cx - 40, cy + 90], [cx + 50, cy + 90], [cx + 70, cy + 190],
-                     [cx - 60, cy + 190]], np.int32)  # fmt: skip
+    neck = np.array(
+        [[cx - 40, cy + 90], [cx + 50, cy + 90], [cx + 70, cy + 190], [cx - 60, cy + 190]], np.int32
+    )
     cv2.fillPoly(canvas, [neck], 0.8)
     for i in range(int(rng.integers(5, 9))):
         angle = np.radians(200 + i * 17 + float(rng.uniform(-5, 5)))
@@ -196,17 +215,21 @@ def _portrait(canvas: Float, rng: np.random.Generator) -> None:
 def _emblem(canvas: Float, rng: np.random.Generator) -> None:
     """A shield with a cross and a star above, and a value below."""
     dx = int(rng.integers(-10, 10))
-    shield = np.array([[170 + dx, 170], [340 + dx, 170], [340 + dx, 280], [255 + dx, 360],
-                       [170 + dx, 280]], np.int32)  # fmt: skip
+    shield = np.array(
+        [[170 + dx, 170], [340 + dx, 170], [340 + dx, 280], [255 + dx, 360], [170 + dx, 280]],
+        np.int32,
+    )
     cv2.fillPoly(canvas, [shield], 0.7)
     cv2.rectangle(canvas, (245 + dx, 180), (265 + dx, 345), 0.15, -1)
     cv2.rectangle(canvas, (180 + dx, 235), (330 + dx, 255), 0.15, -1)
     points = int(rng.integers(5, 8))
     star = [
-        (256 + (40 if k % 2 == 0 else 16) * np.sin(np.pi * k / points),
-         110 - (40 if k % 2 == 0 else 16) * np.cos(np.pi * k / points))
+        (
+            256 + (40 if k % 2 == 0 else 16) * np.sin(np.pi * k / points),
+            110 - (40 if k % 2 == 0 else 16) * np.cos(np.pi * k / points),
+        )
         for k in range(2 * points)
-    ]  # fmt: skip
+    ]
     cv2.fillPoly(canvas, [np.array(star, np.int32)], 0.9)
     for i in range(int(rng.integers(2, 4))):
         x = 205 + 40 * i + dx

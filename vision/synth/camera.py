@@ -6,7 +6,7 @@ as in OpenCV.
 
 >>> cam = PinholeCamera(width=1280, height=720, f_px=600.0,
 ...     position=(750.0, 750.0, 2000.0), target=(750.0, 750.0))
->>> [round(v, 6) for v in cam.project(np.array([[750.0, 750.0, 0.0]]))[0]]
+>>> [round(float(v), 6) for v in cam.project(np.array([[750.0, 750.0, 0.0]]))[0]]
 [639.5, 359.5]
 """
 
@@ -55,19 +55,19 @@ class PinholeCamera:
         """(n, 3) world points to (n, 2) pixels."""
         cam = (np.asarray(points, dtype=np.float64) - np.array(self.position)) @ self.rotation.T
         uv = cam @ self.k.T
-        return uv[:, :2] / uv[:, 2:3]
+        return np.asarray(uv[:, :2] / uv[:, 2:3], np.float64)
 
     def floor_homography(self) -> Matrix:
         """Floor (x, y) mm to pixels."""
         r = self.rotation
         t = -r @ np.array(self.position)
-        return self.k @ np.column_stack([r[:, 0], r[:, 1], t])
+        return np.asarray(self.k @ np.column_stack([r[:, 0], r[:, 1], t]), np.float64)
 
     def plane_homography(self, origin: Points, u: Points, v: Points) -> Matrix:
         """Plane coordinates (s, t) of the plane ``origin + s*u + t*v`` to pixels."""
         r = self.rotation
         o = np.asarray(origin, dtype=np.float64) - np.array(self.position)
-        return self.k @ r @ np.column_stack([u, v, o])
+        return np.asarray(self.k @ r @ np.column_stack([u, v, o]), np.float64)
 
     def scaled(self, factor: float) -> PinholeCamera:
         """The same view at ``factor`` times the resolution (a still vs a preview)."""

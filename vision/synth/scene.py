@@ -89,9 +89,16 @@ class Rig:
     noise: float = 2.0
 
     @classmethod
-    def make(cls, seed: int, *, coin_px: float | None = None, kind: FloorKind | None = None,
-             tilt: float = 350.0, noise: tuple[float, float] = (1.0, 6.0),
-             layout: FloorLayout | None = None) -> Rig:  # fmt: skip
+    def make(
+        cls,
+        seed: int,
+        *,
+        coin_px: float | None = None,
+        kind: FloorKind | None = None,
+        tilt: float = 350.0,
+        noise: tuple[float, float] = (1.0, 6.0),
+        layout: FloorLayout | None = None,
+    ) -> Rig:
         """A random rig: camera 1.9-2.6 m up, off-centre by up to ``tilt`` mm;
         the still scaled so a 24 mm coin is ``coin_px`` across (random if None)."""
         rng = np.random.default_rng(seed)
@@ -102,18 +109,27 @@ class Rig:
         floor = FloorArt.make(layout, floor_kind, int(rng.integers(1 << 30)))
         off = rng.uniform(-tilt, tilt, 2)
         camera = PinholeCamera(
-            *PREVIEW, 1000.0, (mid + off[0], mid + off[1], float(rng.uniform(1900, 2600))),
+            *PREVIEW,
+            1000.0,
+            (mid + off[0], mid + off[1], float(rng.uniform(1900, 2600))),
             (mid + float(rng.uniform(-120, 120)), mid + float(rng.uniform(-120, 120))),
             float(rng.uniform(-8, 8)),
-        )  # fmt: skip
+        )
         m = layout.marker_mm + 40
         s = layout.side_mm
         corners = np.array([[-m, -m], [s + m, -m], [s + m, s + m], [-m, s + m]])
         camera = camera.fit_to(corners, float(rng.uniform(0.85, 0.97)))
         want = float(rng.uniform(36, 120)) if coin_px is None else coin_px
         preview_px = 24.0 * local_scale(camera.floor_homography(), mid, mid)
-        return cls(layout, floor, camera, want / preview_px, _light(rng),
-                   float(rng.uniform(0.1, 0.6)), float(rng.uniform(*noise)))  # fmt: skip
+        return cls(
+            layout,
+            floor,
+            camera,
+            want / preview_px,
+            _light(rng),
+            float(rng.uniform(0.1, 0.6)),
+            float(rng.uniform(*noise)),
+        )
 
     def still_camera(self) -> PinholeCamera:
         """The camera at full resolution."""
@@ -122,10 +138,16 @@ class Rig:
 
 def _light(rng: np.random.Generator) -> Light:
     shadows = tuple(
-        Shadow(*(float(v) for v in rng.uniform([-300, -300, 150, 60, 0, 0.15, 0.1],
-                                                [1800, 1800, 600, 250, 180, 0.55, 0.6])))
+        Shadow(
+            *(
+                float(v)
+                for v in rng.uniform(
+                    [-300, -300, 150, 60, 0, 0.15, 0.1], [1800, 1800, 600, 250, 180, 0.55, 0.6]
+                )
+            )
+        )
         for _ in range(int(rng.integers(0, 3)))
-    )  # fmt: skip
+    )
     return Light(
         gain=float(rng.uniform(0.7, 1.25)),
         gx=float(rng.uniform(-0.35, 0.35)),
@@ -152,8 +174,15 @@ class Landing:
     thickness_mm: float = 2.0
 
     @classmethod
-    def make(cls, rng: np.random.Generator, layout: FloorLayout, *, cleet: float = 0.2,
-             near_line: float = 0.3, diameter_mm: float = 24.0) -> Landing:  # fmt: skip
+    def make(
+        cls,
+        rng: np.random.Generator,
+        layout: FloorLayout,
+        *,
+        cleet: float = 0.2,
+        near_line: float = 0.3,
+        diameter_mm: float = 24.0,
+    ) -> Landing:
         """A random landing: a cleet with probability ``cleet`` (tilted 30-90
         degrees), near a line (within 40 mm of an edge) with ``near_line``,
         else anywhere from 150 mm outside the square to its middle."""
@@ -161,7 +190,9 @@ class Landing:
         if rng.random() < near_line:
             along, across = float(rng.uniform(0, s)), float(rng.uniform(-40, 90))
             side = int(rng.integers(4))
-            x, y = ((along, across), (s - across, along), (along, s - across), (across, along))[side]
+            x, y = ((along, across), (s - across, along), (along, s - across), (across, along))[
+                side
+            ]
         else:
             x, y = (float(v) for v in rng.uniform(-150, s + 150, 2))
         tilted = rng.random() < cleet
@@ -193,8 +224,11 @@ class Landing:
     def axes(self) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
         """The coin's in-plane axes u, v and its normal, in the world."""
         r, t, d = (math.radians(a) for a in (self.rotation_deg, self.tilt_deg, self.tilt_dir_deg))
-        u0, v0, n0 = np.array([math.cos(r), math.sin(r), 0.0]), np.array(
-            [-math.sin(r), math.cos(r), 0.0]), np.array([0.0, 0.0, 1.0])  # fmt: skip
+        u0, v0, n0 = (
+            np.array([math.cos(r), math.sin(r), 0.0]),
+            np.array([-math.sin(r), math.cos(r), 0.0]),
+            np.array([0.0, 0.0, 1.0]),
+        )
         k = np.array([math.cos(d), math.sin(d), 0.0])
 
         def turn(v: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -225,8 +259,14 @@ def _rims(landing: Landing, n: int = 72) -> tuple[NDArray[np.float64], NDArray[n
     return mid + half + circle, mid - half + circle
 
 
-def _coin(img: NDArray[np.float32], cam: PinholeCamera, shift: Matrix, rig: Rig,
-          design: CoinDesign, landing: Landing) -> None:  # fmt: skip
+def _coin(
+    img: NDArray[np.float32],
+    cam: PinholeCamera,
+    shift: Matrix,
+    rig: Rig,
+    design: CoinDesign,
+    landing: Landing,
+) -> None:
     """Draw the coin's shadow, rim and upper face into ``img`` (float BGR)."""
     top, bottom = _rims(landing)
     light = rig.light.direction()
@@ -237,8 +277,8 @@ def _coin(img: NDArray[np.float32], cam: PinholeCamera, shift: Matrix, rig: Rig,
     mask = np.zeros((h, w), np.float32)
     hull = cv2.convexHull(apply(shift, cam.project(on_floor)).astype(np.float32))
     cv2.fillPoly(mask, [np.round(hull * 16).astype(np.int32)], 1.0, cv2.LINE_AA, 4)
-    mask = cv2.GaussianBlur(mask, (0, 0), max(0.5, 1.2 * px_mm))
-    img *= (1 - 0.3 * mask)[..., None]
+    soft = np.asarray(cv2.GaussianBlur(mask, (0, 0), max(0.5, 1.2 * px_mm)), np.float32)
+    img *= (1 - 0.3 * soft)[..., None]
     lit = float(rig.light.field(np.array([landing.x_mm]), np.array([landing.y_mm]))[0])
     rim = cv2.convexHull(apply(shift, cam.project(both)).astype(np.float32))
     colour = tuple(float(c) * 0.55 * lit for c in design.metal)
@@ -264,8 +304,15 @@ def _coin(img: NDArray[np.float32], cam: PinholeCamera, shift: Matrix, rig: Rig,
     region[:] = region * (1 - alpha) + patch[..., :3].astype(np.float32) * lit * alpha
 
 
-def render(rig: Rig, design: CoinDesign | None, landing: Landing | None, *, seed: int,
-           still: bool = False, window: tuple[int, int, int, int] | None = None) -> Frame:  # fmt: skip
+def render(
+    rig: Rig,
+    design: CoinDesign | None,
+    landing: Landing | None,
+    *,
+    seed: int,
+    still: bool = False,
+    window: tuple[int, int, int, int] | None = None,
+) -> Frame:
     """Draw the preview (``still=False``) or the full-resolution still, or the
     ``window`` (x, y, w, h) of it; no coin when ``landing`` is None."""
     cam = rig.still_camera() if still else rig.camera
@@ -274,16 +321,17 @@ def render(rig: Rig, design: CoinDesign | None, landing: Landing | None, *, seed
     to_img = shift @ cam.floor_homography()
     mid = rig.layout.side_mm / 2
     ppm = local_scale(cam.floor_homography(), mid, mid)
-    art = rig.floor.image if ppm > 0.7 else cv2.pyrDown(rig.floor.image)
+    art = rig.floor.image if ppm > 0.7 else rig.floor.half
     to_mm = rig.floor.to_mm() if ppm > 0.7 else rig.floor.to_mm() @ np.diag([2.0, 2.0, 1.0])
-    base = cv2.warpPerspective(art, to_img @ to_mm, (w, h), flags=cv2.INTER_LINEAR,
-                               borderMode=cv2.BORDER_REPLICATE)  # fmt: skip
+    base = cv2.warpPerspective(
+        art, to_img @ to_mm, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
     img = base.astype(np.float32) * _light_image(rig.light, to_img, w, h)[..., None]
     if design is not None and landing is not None:
         _coin(img, cam, shift, rig, design, landing)
     sigma = rig.blur_mm * ppm
     if sigma > 0.3:
-        img = cv2.GaussianBlur(img, (0, 0), sigma)
+        img = np.asarray(cv2.GaussianBlur(img, (0, 0), sigma), np.float32)
     rng = np.random.default_rng(seed)
     img += rng.standard_normal(img.shape, dtype=np.float32) * rig.noise
     out = np.clip(img + 0.5, 0, 255).astype(np.uint8)
@@ -295,7 +343,9 @@ def _light_image(light: Light, to_img: Matrix, w: int, h: int) -> NDArray[np.flo
     gx, gy = np.meshgrid(np.arange(0, w + step, step), np.arange(0, h + step, step))
     pts = apply(np.linalg.inv(to_img), np.column_stack([gx.ravel(), gy.ravel()]))
     coarse = light.field(pts[:, 0], pts[:, 1]).reshape(gx.shape).astype(np.float32)
-    big = cv2.resize(coarse, (gx.shape[1] * step, gx.shape[0] * step), interpolation=cv2.INTER_LINEAR)
+    big = cv2.resize(
+        coarse, (gx.shape[1] * step, gx.shape[0] * step), interpolation=cv2.INTER_LINEAR
+    )
     return np.asarray(big[:h, :w], dtype=np.float32)
 
 

@@ -55,8 +55,9 @@ class SyntheticSource:
             raise CameraError("synthetic camera: unplugged")
         landing = self.landing or Landing(750.0, 750.0, "heads")
         window = still_window(self.rig, landing, self._rng)
-        return render(self.rig, self.design, self.landing, seed=self._seed(), still=True,
-                      window=window)  # fmt: skip
+        return render(
+            self.rig, self.design, self.landing, seed=self._seed(), still=True, window=window
+        )
 
     def close(self) -> None:
         self.landing = None

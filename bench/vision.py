@@ -1,0 +1,176 @@
+"""Benchmark: the coin pipeline against rendered landings with ground truth.
+
+Run: ``.venv/bin/python -m bench.vision [--landings N] [--per-rig K] [--seed S]``.
+Prints the figures; ``bench/RESULTS.md`` records them with the machine.
+
+Each rig is a random table (floor texture, uneven light and shadows, camera
+1.9-2.6 m up and off-centre, blur, noise), calibrated from its rendered empty
+floor through the real ArUco path; its coin (a random design) is registered
+at four rotations per face. Landings: 20 % cleets tilted 30-90 degrees, 30 %
+near a line, the rest anywhere from 150 mm outside the square to its middle.
+Timing: locating in the 1280x720 preview, classifying one crop, and the whole
+analysis, against a bare resize + greyscale of the same preview (the baseline,
+same run). The Pi 5 figure is an estimate: about 3 times these.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+import cv2
+import numpy as np
+
+from vision.analyse import Analyser, Settings
+from vision.synth.trial import Trial, trials
+
+GOAL_PX = 64.0
+
+
+def _pct(n: int, d: int) -> str:
+    return f"{n} of {d} ({100 * n / d:.2f} %)" if d else "none"
+
+
+def _row(name: str, value: str, goal: str = "") -> None:
+    print(f"| {name} | {value} | {goal} |")
+
+
+def summarise(results: list[Trial]) -> None:
+    """Print the accuracy table."""
+    faces = [
+        t for t in results if t.truth in ("heads", "tails") and t.observation.coin_px >= GOAL_PX
+    ]
+    small = [
+        t for t in results if t.truth in ("heads", "tails") and t.observation.coin_px < GOAL_PX
+    ]
+    decided = [t for t in faces if t.outcome != "indeterminate"]
+    cleets = [t for t in results if t.truth == "edge"]
+    flat_in = [t for t in results if t.truth in ("heads", "tails")]
+    clear = [t for t in results if t.clearance_mm > t.landing.diameter_mm / 2]
+    flat_found = [t for t in flat_in if t.observation.x_mm is not None]
+    err = [
+        float(np.hypot(t.observation.x_mm - t.landing.x_mm, t.observation.y_mm - t.landing.y_mm))
+        for t in flat_found
+        if t.observation.x_mm is not None and t.observation.y_mm is not None
+    ]
+    print("| figure | result | goal |\n| --- | --- | --- |")
+    _row("landings (rigs)", f"{len(results)}")
+    _row(
+        "face right, of decided (coin >= 64 px)",
+        _pct(sum(t.outcome == "right" for t in decided), len(decided)),
+        ">= 99.5 %",
+    )
+    _row(
+        "face indeterminate (coin >= 64 px)",
+        _pct(sum(t.outcome == "indeterminate" for t in faces), len(faces)),
+        "<= 2 %",
+    )
+    _row(
+        "face wrong (coin < 64 px), right / indeterminate",
+        f"{sum(t.outcome == 'wrong' for t in small)} / {sum(t.outcome == 'right' for t in small)}"
+        f" / {sum(t.outcome == 'indeterminate' for t in small)} of {len(small)}",
+    )
+    _row(
+        "cleets caught (edge)",
+        _pct(sum(t.outcome == "right" for t in cleets), len(cleets)),
+        ">= 98 %",
+    )
+    _row(
+        "cleets sent to the spotter",
+        _pct(sum(t.outcome == "indeterminate" for t in cleets), len(cleets)),
+    )
+    _row(
+        "flat coins called a cleet (false flags)",
+        _pct(sum(t.observation.verdict == "edge" for t in flat_in), len(flat_in)),
+        "<= 1 %",
+    )
+    in_out = [t for t in clear if t.observation.in_area is not None and t.observation.decided]
+    right = sum((t.truth == "outside") == (t.observation.verdict == "outside") for t in in_out)
+    _row(
+        "in/out right, centre > 1 radius from the line (decided)", _pct(right, len(in_out)), "100 %"
+    )
+    if err:
+        _row(
+            "position error p50 / p99 (flat coins)",
+            f"{np.percentile(err, 50):.2f} / {np.percentile(err, 99):.2f} mm",
+        )
+    cal = sorted({t.calibration_rms_mm for t in results})
+    _row("calibration reprojection rms, median over rigs", f"{statistics.median(cal):.2f} mm")
+    outcomes = {
+        o: sum(t.outcome == o for t in results) for o in ("right", "wrong", "indeterminate")
+    }
+    _row(
+        "all landings right / wrong / indeterminate", " / ".join(f"{v}" for v in outcomes.values())
+    )
+
+
+def timing(seed: int, repeats: int = 30) -> None:
+    """Locate, classify and whole-analysis time against the baseline."""
+    from vision.calibration import calibrate
+    from vision.synth.art import CoinDesign
+    from vision.synth.scene import Landing, Rig, render, still_window
+    from vision.synth.trial import register
+
+    rig = Rig.make(seed, coin_px=80.0)
+    rng = np.random.default_rng(seed)
+    empty = render(rig, None, None, seed=1)
+    analyser = Analyser(calibrate(empty, rig.layout), settings=Settings())
+    design = CoinDesign.make(seed)
+    analyser.references = register(analyser, rig, design, empty, rng)
+    land = Landing(700.0, 800.0, "heads", rotation_deg=33.0)
+    preview = render(rig, design, land, seed=2)
+    still = render(rig, design, land, seed=3, still=True, window=still_window(rig, land, rng))
+    figures = {
+        "baseline: resize + greyscale of the preview": lambda: cv2.cvtColor(
+            cv2.resize(preview.image, (640, 360)), cv2.COLOR_BGR2GRAY
+        ),
+        "locate in the 1280x720 preview": lambda: analyser.candidates(preview, empty),
+        "whole analysis (locate, rectify, outline, face)": lambda: analyser.analyse(
+            preview, still, empty
+        ),
+    }
+    times = {name: _time(fn, repeats) for name, fn in figures.items()}
+    base = times["baseline: resize + greyscale of the preview"]
+    for name, t in times.items():
+        _row(name, f"{t * 1000:.2f} ms ({t / base:.1f}x baseline)")
+    classify = (
+        times["whole analysis (locate, rectify, outline, face)"]
+        - times["locate in the 1280x720 preview"]
+    )
+    _row("classify one crop (whole minus locate)", f"{classify * 1000:.2f} ms", "<= 5 ms")
+    _row(
+        "Pi 5 estimate (3x): locate / classify",
+        f"{3 * times['locate in the 1280x720 preview'] * 1000:.0f} / {3 * classify * 1000:.0f} ms",
+    )
+
+
+def _time(fn: object, repeats: int) -> float:
+    assert callable(fn)
+    fn()
+    best = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        best.append(time.perf_counter() - start)
+    return statistics.median(best)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--landings", type=int, default=2000)
+    parser.add_argument("--per-rig", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    results: list[Trial] = []
+    rigs = max(1, args.landings // args.per_rig)
+    start = time.perf_counter()
+    for r in range(rigs):
+        results += trials(args.seed * 1000 + r, args.per_rig)
+    print(f"{len(results)} landings on {rigs} rigs in {time.perf_counter() - start:.0f} s\n")
+    summarise(results)
+    timing(args.seed)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,79 @@
+"""Calibration: markers to a floor homography, its error in millimetres."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+cv2 = pytest.importorskip("cv2")
+
+from vision.calibration import (  # noqa: E402
+    Calibration,
+    calibrate,
+    charuco_board,
+    lens_calibrate,
+)
+from vision.floor import apply  # noqa: E402
+from vision.model import Frame, VisionError  # noqa: E402
+from vision.synth.scene import Rig, render  # noqa: E402
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_reprojection_error_is_small_and_the_homography_is_true(seed: int) -> None:
+    rig = Rig.make(seed)
+    cal = calibrate(render(rig, None, None, seed=seed), rig.layout)
+    assert cal.markers == (0, 1, 2, 3)
+    assert cal.rms_mm < 2.0
+    # Against the renderer's own camera: points over the square land within 3 mm.
+    floor = np.array([[0.0, 0.0], [1500.0, 0.0], [750.0, 750.0], [300.0, 1200.0]])
+    pixels = apply(rig.camera.floor_homography(), floor)
+    back = cal.to_floor(pixels, (1280, 720))
+    assert np.abs(back - floor).max() < 3.0
+
+
+def test_saved_and_loaded_alike(tmp_path: Path) -> None:
+    rig = Rig.make(4)
+    cal = calibrate(render(rig, None, None, seed=1), rig.layout)
+    cal.save(tmp_path / "cal.json")
+    again = Calibration.load(tmp_path / "cal.json")
+    assert np.allclose(again.homography, cal.homography)
+    assert again.size == cal.size and again.rms_mm == cal.rms_mm
+
+
+def test_missing_markers_are_named() -> None:
+    blank = Frame(np.full((720, 1280, 3), 128, np.uint8))
+    with pytest.raises(VisionError, match="missing: 0, 1, 2, 3"):
+        calibrate(blank)
+
+
+def test_a_bad_calibration_file_is_a_clear_error(tmp_path: Path) -> None:
+    (tmp_path / "cal.json").write_text("{}")
+    with pytest.raises(VisionError, match="not a calibration file"):
+        Calibration.load(tmp_path / "cal.json")
+    with pytest.raises(VisionError, match="no such calibration file"):
+        Calibration.load(tmp_path / "missing.json")
+
+
+def test_lens_from_a_charuco_board() -> None:
+    board = charuco_board()
+    art = board.generateImage((700, 500), marginSize=20)
+    frames = []
+    for dx, dy, k in ((0, 0, 0.0), (60, -30, 0.0004), (-50, 40, -0.0003), (30, 50, 0.0002)):
+        src = np.array([[0, 0], [700, 0], [700, 500], [0, 500]], np.float32)
+        dst = np.array(
+            [
+                [150 + dx, 100 + dy],
+                [850 + dx + 400 * k * 100, 120 + dy],
+                [830 + dx, 620 + dy],
+                [170 + dx, 600 + dy - 400 * k * 100],
+            ],
+            np.float32,
+        )
+        h = cv2.getPerspectiveTransform(src, dst)
+        img = cv2.warpPerspective(art, h, (1000, 720), borderValue=255)
+        frames.append(Frame(cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)))
+    lens = lens_calibrate(frames)
+    assert lens.rms_px < 1.0
+    assert lens.size == (1000, 720)
