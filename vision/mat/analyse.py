@@ -1,13 +1,13 @@
 """The mat analysis: a frame in, a :class:`MatObservation` out.
 
->>> import numpy as np
 >>> from vision.mat.render import MatRig, render
->>> from vision.mat.synth.scene import random_scene
+>>> from vision.mat.synth.scene import MatScene, TrueWink
 >>> rig = MatRig.make(seed=5)
->>> scene = random_scene(np.random.default_rng(5))
+>>> scene = MatScene((TrueWink("b1", 100.0, 50.0), TrueWink("r3", 108.0, 58.0, level=1)))
 >>> obs = analyse(render(rig, scene, seed=1), hfov_deg=rig.hfov_deg)
->>> len(obs.winks) == sum(1 for w in scene.winks if not w.potted)
-True
+>>> names = {w.index: w.colour.value for w in obs.winks}
+>>> sorted((names[w.index], w.size, [names[i] for i in w.on]) for w in obs.winks)
+[('blue', 22, []), ('red', 16, ['blue'])]
 """
 
 from __future__ import annotations
