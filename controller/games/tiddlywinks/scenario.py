@@ -141,8 +141,15 @@ def _sightings(
     return out
 
 
-def _shot(table: Table, t_ns: int) -> Shot:
-    winks = _sightings(table, "winks")
+def _shot(table: Table, t_ns: int, settings: Settings) -> Shot:
+    if table.has("frame"):  # frame level: the winks come from the mat analysis
+        from vision.mat.scenario import frame_sightings
+
+        if table.has("winks"):
+            raise table.fail("frame", "a shot has 'winks' or a 'frame', not both")
+        winks = frame_sightings(table, settings, settings.mat)
+    else:
+        winks = _sightings(table, "winks")
     wink = table.string("wink", None)
     if wink is not None and wink not in WINK_IDS:
         raise table.fail("wink", f"{wink!r} is not a wink id")
@@ -189,12 +196,11 @@ def _concede(table: Table, t_ns: int) -> Concede:
 
 def parse_input(kind: str, table: Table, t_ns: int, settings: Settings) -> Event:
     """One ``[[input]]`` whose ``type`` and ``at`` have been read already."""
-    del settings  # every input reads the same whatever the format
     event: Event
     if kind == "squidge":
         event = Squidge(t_ns=t_ns, winks=_sightings(table, "winks", squidge=True))
     elif kind == "shot":
-        event = _shot(table, t_ns)
+        event = _shot(table, t_ns, settings)
     elif kind == "pass":
         event = Pass(t_ns=t_ns, colour=_colour(table, "colour"))
     elif kind == "place":
@@ -214,4 +220,8 @@ def parse_input(kind: str, table: Table, t_ns: int, settings: Settings) -> Event
     else:
         raise table.fail("type", f"{kind!r} is not an input type ({', '.join(INPUT_TYPES)})")
     table.finish()
+    if isinstance(event, Shot | Replace):  # frame-level shots name winks from this mat
+        from vision.mat.scenario import FrameTrack
+
+        FrameTrack.note(settings, settings.mat, event.winks)
     return event

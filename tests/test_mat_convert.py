@@ -1,0 +1,102 @@
+"""Mat observations as the engine's shot input, and known positions through
+the engine: tiddly counts and squidge-off winners from rendered frames."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from controller.games.tiddlywinks.geometry import (
+    Colour,
+    MatSpec,
+    Place,
+    Wink,
+    new_mat,
+    squidge_nearest,
+    tiddlies,
+)
+from controller.games.tiddlywinks.observe import place_winks
+from vision.mat.analyse import analyse
+from vision.mat.convert import to_sightings
+from vision.mat.model import MatObservation, PotView, SeenWink
+from vision.mat.render import MatRig, render
+from vision.mat.synth.scene import MatScene, TrueWink
+
+
+def _seen(scene: MatScene, rig_seed: int, seed: int) -> MatObservation:
+    rig = MatRig.make(seed=rig_seed)
+    return analyse(render(rig, scene, seed=seed), hfov_deg=rig.hfov_deg)
+
+
+def test_ids_follow_the_nearest_wink_of_the_mat_before() -> None:
+    before = place_winks(MatSpec(), new_mat(), ())
+    before = tuple(
+        Wink(w.id, Place.FIELD, 100.0, 0.0) if w.id == "b3" else
+        Wink(w.id, Place.FIELD, -100.0, 0.0) if w.id == "b4" else w
+        for w in before
+    )  # fmt: skip
+    obs = MatObservation((SeenWink(Colour.BLUE, 16, -98.0, 1.0, 0),
+                          SeenWink(Colour.BLUE, 16, 103.0, 2.0, 1, on=(0,))), None)  # fmt: skip
+    got = {s.id: s for s in to_sightings(obs, before).sightings}
+    assert got["b4"].x == -98.0 and got["b3"].x == 103.0
+    assert got["b3"].on == ("b4",)
+
+
+def test_a_vanished_wink_is_potted_only_when_the_pot_shows_it() -> None:
+    before = tuple(Wink(w.id, Place.FIELD, 50.0 + i, 0.0) if w.id in ("r1", "g1") else w
+                   for i, w in enumerate(new_mat()))  # fmt: skip
+    pot = PotView(0.0, 0.0, 24.0, {Colour.RED: 1, Colour.GREEN: 0})
+    conv = to_sightings(MatObservation((), pot), before)
+    got = {s.id: s for s in conv.sightings}
+    assert got["r1"].potted
+    assert "g1" not in got and any("g1 not seen" in n for n in conv.notes)
+    assert not conv.complete
+
+
+def test_shot_input_is_the_scenario_table() -> None:
+    obs = MatObservation((SeenWink(Colour.YELLOW, 22, 1.234, -5.678, 0),), None)
+    table = to_sightings(obs).shot_input("y1")
+    assert table == {"winks": [{"id": "y1", "x": 1.23, "y": -5.68}], "wink": "y1"}
+
+
+def test_held_back_style_tiddly_count_from_a_rendered_mat() -> None:
+    truth = MatScene((
+        TrueWink("b1", 300.0, 120.0), TrueWink("g3", 310.0, 126.0, 1),  # g3 squops b1
+        TrueWink("r2", -250.0, -80.0), TrueWink("y4", -231.0, -80.0),  # merely touching
+        TrueWink("y1", 500.0, -200.0), TrueWink("b3", -400.0, 250.0),
+        TrueWink("r3", 4.0, 3.0, 0, True), TrueWink("g4", -6.0, -5.0, 0, True),
+    ))  # fmt: skip
+    obs = _seen(truth, rig_seed=11, seed=4)
+    played = tuple(Wink(w.id, Place.FIELD, w.x, w.y) if w.id in {t.id for t in truth.winks} else w
+                   for w in new_mat())  # fmt: skip
+    conv = to_sightings(obs, played)
+    mat = place_winks(MatSpec(), played, conv.sightings)
+    assert tiddlies(mat) == tiddlies(truth.mat())
+    assert tiddlies(mat) == {Colour.BLUE: 1, Colour.GREEN: 4, Colour.RED: 4, Colour.YELLOW: 2}
+
+
+def test_held_back_style_squidge_off_winner_from_a_rendered_frame() -> None:
+    spec = MatSpec()
+    for rig_seed, (bx, gx) in enumerate(((60.0, 61.0), (80.0, 79.2), (45.0, 44.4))):
+        truth = MatScene((TrueWink("b1", bx, 0.0), TrueWink("g1", 0.0, gx),
+                          TrueWink("r1", -200.0, 0.0), TrueWink("y1", 0.0, -300.0)))  # fmt: skip
+        obs = _seen(truth, rig_seed=20 + rig_seed, seed=1)
+        entries = [(Wink(s.id, Place.FIELD, s.x or 0.0, s.y or 0.0), False)
+                   for s in to_sightings(obs).sightings]  # fmt: skip
+        want = squidge_nearest(spec, [(Wink(w.id, Place.FIELD, w.x, w.y), False)
+                                      for w in truth.winks])  # fmt: skip
+        assert squidge_nearest(spec, entries) == want
+
+
+def test_the_whole_mat_round_trips_to_a_complete_shot() -> None:
+    rng = np.random.default_rng(31)
+    winks = []
+    for i, wid in enumerate(w.id for w in new_mat()):
+        winks.append(TrueWink(wid, -800.0 + 70.0 * i, float(rng.uniform(-300, 300))))
+    truth = MatScene(tuple(winks))
+    obs = _seen(truth, rig_seed=12, seed=2)
+    conv = to_sightings(obs, truth.mat())
+    assert conv.complete
+    got = {s.id: (s.x, s.y) for s in conv.sightings}
+    for w in winks:
+        x, y = got[w.id]
+        assert abs((x or 0.0) - w.x) < 1.0 and abs((y or 0.0) - w.y) < 1.0

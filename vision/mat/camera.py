@@ -1,0 +1,129 @@
+"""The mat's calibration: ArUco markers give the homography from mat mm to
+pixels; a focal length (from the lens's field of view, or a lens calibration)
+turns it into the camera's pose, so that points above the mat (a wink's top
+face 1.5 mm up, the pot's rim 38 mm up) map to mm without parallax.
+
+Marker detection is :func:`vision.calibration.detect_markers` (the
+``cv2.aruco.ArucoDetector`` class).
+
+>>> import numpy as np
+>>> from vision.mat.render import MatRig
+>>> rig = MatRig.make(seed=3)
+>>> cal = MatCalibration.from_projection(rig.projection(), rig.size)
+>>> p = cal.to_pixels(np.array([[100.0, 50.0]]), z=1.5)
+>>> [round(float(v), 6) for v in cal.to_mat(p, z=1.5)[0]]
+[100.0, 50.0]
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.calibration import detect_markers
+from vision.floor import Matrix, Points, apply
+from vision.mat.layout import MatLayout
+from vision.mat.markers import refine
+from vision.model import Frame, VisionError
+
+DEFAULT_HFOV_DEG = 66.0
+"""The Raspberry Pi Camera Module 3's horizontal field of view (the wide
+version is 102 degrees: set ``hfov_deg``)."""
+MIN_MARKERS = 3
+
+
+def intrinsics(size: tuple[int, int], hfov_deg: float) -> Matrix:
+    """An ideal camera's matrix: square pixels, principal point in the middle."""
+    w, h = size
+    f = (w / 2) / math.tan(math.radians(hfov_deg) / 2)
+    return np.array([[f, 0.0, (w - 1) / 2], [0.0, f, (h - 1) / 2], [0.0, 0.0, 1.0]])
+
+
+def pose_projection(homography: Matrix, k: Matrix) -> Matrix:
+    """The 3x4 projection of mat (x, y, z) mm from the z = 0 homography and
+    the intrinsics: ``K [r1 r2 r3 t]`` with r3 the mat's up direction."""
+    m = np.linalg.inv(k) @ homography
+    scale = (np.linalg.norm(m[:, 0]) + np.linalg.norm(m[:, 1])) / 2
+    m = m / scale
+    if m[2, 2] < 0:  # the mat's origin must lie in front of the camera
+        m = -m
+    r1 = m[:, 0] / np.linalg.norm(m[:, 0])
+    r2 = m[:, 1] - (m[:, 1] @ r1) * r1
+    r2 /= np.linalg.norm(r2)
+    r3 = np.cross(r1, r2)
+    if r3[2] > 0:  # up must come towards the camera (depth falls as z rises)
+        r3 = -r3
+    return np.asarray(k @ np.column_stack([r1, r2, r3, m[:, 2]]), np.float64)
+
+
+@dataclass(frozen=True, slots=True)
+class MatCalibration:
+    """Mat mm (at any height) to pixels of a ``size`` frame, and the fit."""
+
+    projection: Matrix
+    size: tuple[int, int]
+    markers: tuple[int, ...] = ()
+    rms_mm: float = 0.0
+    max_mm: float = 0.0
+
+    @classmethod
+    def from_projection(cls, projection: Matrix, size: tuple[int, int]) -> MatCalibration:
+        """A calibration from a known 3x4 projection (the renderer's camera)."""
+        return cls(np.asarray(projection, np.float64), size)
+
+    def plane(self, z: float) -> Matrix:
+        """The homography from mat (x, y) at height ``z`` mm to pixels."""
+        p = self.projection
+        return np.column_stack([p[:, 0], p[:, 1], p[:, 2] * z + p[:, 3]])
+
+    def to_pixels(self, points: Points, z: float = 0.0) -> Points:
+        """Mat points at height ``z`` to pixels."""
+        return apply(np.asarray(self.plane(z), np.float64), points)
+
+    def to_mat(self, pixels: Points, z: float = 0.0) -> Points:
+        """Pixels to the mat points at height ``z`` that they show."""
+        return apply(np.asarray(np.linalg.inv(self.plane(z)), np.float64), pixels)
+
+    def px_per_mm(self, x: float, y: float, z: float = 0.0) -> float:
+        """The frame's scale near mat point (x, y, z)."""
+        pts = self.to_pixels(np.array([[x, y], [x + 1, y], [x, y + 1]]), z)
+        jac = np.column_stack([pts[1] - pts[0], pts[2] - pts[0]])
+        return math.sqrt(abs(float(np.linalg.det(jac))))
+
+    def camera_centre(self) -> tuple[float, float, float]:
+        """Where the camera is, mat mm (its height above the mat last)."""
+        _, _, vt = np.linalg.svd(self.projection)
+        c = vt[-1]
+        return (float(c[0] / c[3]), float(c[1] / c[3]), float(c[2] / c[3]))
+
+
+def calibrate_mat(
+    frame: Frame, layout: MatLayout | None = None, hfov_deg: float = DEFAULT_HFOV_DEG
+) -> MatCalibration:
+    """The calibration from the markers seen in ``frame``.
+
+    Raises :class:`VisionError` naming the missing markers when fewer than
+    three are seen.
+    """
+    layout = layout or MatLayout()
+    found = refine(frame.image, detect_markers(frame.image))
+    wanted = layout.marker_corners()
+    ids = sorted(set(found) & set(wanted))
+    if len(ids) < MIN_MARKERS:
+        missing = ", ".join(str(i) for i in layout.marker_ids if i not in found)
+        raise VisionError(
+            f"saw {len(ids)} of the mat's markers (missing: {missing}); need {MIN_MARKERS}"
+        )
+    img = np.vstack([found[i] for i in ids])
+    mat = np.vstack([wanted[i] for i in ids])
+    found_h, _ = cv2.findHomography(mat, img, 0)
+    if found_h is None:
+        raise VisionError("the marker corners do not give a homography (degenerate view)")
+    h: Matrix = np.asarray(found_h, np.float64)
+    err = np.linalg.norm(apply(np.asarray(np.linalg.inv(h), np.float64), img) - mat, axis=1)
+    projection = pose_projection(h, intrinsics(frame.size, hfov_deg))
+    return MatCalibration(projection, frame.size, tuple(ids), float(np.sqrt(np.mean(err**2))),
+                          float(err.max()))  # fmt: skip

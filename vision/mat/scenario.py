@@ -1,0 +1,115 @@
+"""Frame-level tiddlywinks scenarios: a ``shot`` whose winks come from a
+picture of the mat, run through the real analysis.
+
+```toml
+[[input]]
+at = 12.0
+type = "shot"
+wink = "b1"
+frame = "frames/shot-3.png"     # a photo (relative to this file): calibrated from its markers
+
+[[input]]
+at = 20.0
+type = "shot"
+wink = "g2"
+[input.frame]                   # or a render made on the fly: camera from `rig`, noise from `seed`
+rig = 4
+seed = 9
+winks = [{ id = "g2", x = 120.0, y = -40.0 },
+         { id = "r3", x = 126.0, y = -35.0, level = 1 },   # lies on g2
+         { id = "b4", potted = true }]
+```
+
+A render draws the listed winks only (unlisted winks are not on the mat);
+``level`` stacks a wink on those below it. Either way the analysis
+(:mod:`vision.mat.analyse`) measures the frame and :mod:`vision.mat.convert`
+names the winks from the mat as the file's earlier inputs left it (kept per
+parse by :class:`FrameTrack`), so ids follow the winks from shot to shot.
+
+This module imports OpenCV only when a frame is read, so a scenario without
+frames needs none.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from controller.games.tiddlywinks.events import Sighting
+from controller.games.tiddlywinks.geometry import WINK_IDS, Mat, MatSpec, new_mat
+from controller.games.tiddlywinks.observe import place_winks
+from controller.strict import Table
+
+_TRACKS: dict[int, tuple[object, Mat]] = {}
+"""Per parse (keyed by its settings object, which it keeps alive): the mat as
+the file's inputs so far leave it, for naming the winks of the next frame."""
+
+
+class FrameTrack:
+    """The mat as a scenario's inputs leave it, as far as the parser knows."""
+
+    @staticmethod
+    def mat(owner: object) -> Mat:
+        """The mat for ``owner`` (a parse's settings); new at first."""
+        got = _TRACKS.get(id(owner))
+        return got[1] if got is not None and got[0] is owner else new_mat()
+
+    @staticmethod
+    def note(owner: object, spec: MatSpec, sightings: tuple[Sighting, ...]) -> None:
+        """Winks seen (a shot) or set (a place): where they are now."""
+        _TRACKS[id(owner)] = (owner, place_winks(spec, FrameTrack.mat(owner), sightings))
+
+
+def _render_spec(table: Table, spec: MatSpec) -> Any:
+    from vision.mat.synth.scene import MatScene, TrueWink
+
+    winks = []
+    for i, entry in table.tables("winks"):
+        w = Table(dict(entry), table.source, f"{table.where}: winks[{i}]", table._error)
+        wid = w.string("id")
+        if wid not in WINK_IDS:
+            raise w.fail("id", f"{wid!r} is not a wink id")
+        potted = w.boolean("potted", False)
+        x = w.number("x", 0.0 if potted else None, minimum=-1200.0, maximum=1200.0)
+        y = w.number("y", 0.0 if potted else None, minimum=-700.0, maximum=700.0)
+        level = w.integer("level", 0, minimum=0)
+        w.finish()
+        winks.append(
+            TrueWink(wid, x + spec.pot_x_mm * potted, y + spec.pot_y_mm * potted, level, potted)
+        )
+    return MatScene(tuple(winks), spec)
+
+
+def frame_sightings(table: Table, owner: object, spec: MatSpec) -> tuple[Sighting, ...]:
+    """The winks of the ``frame`` key of a shot input (a path or a render)."""
+    try:
+        from vision.mat.analyse import analyse
+        from vision.mat.convert import to_sightings
+        from vision.mat.layout import MatLayout
+        from vision.mat.render import MatRig, render
+        from vision.sources import read_image
+    except ImportError as exc:
+        raise table.fail(
+            "frame", f"frame inputs need OpenCV and numpy (tableref[vision]): {exc}"
+        ) from None
+    from vision.model import VisionError
+
+    layout = MatLayout(spec)
+    try:
+        if table.has("frame") and isinstance(table.raw("frame"), str):
+            frame = read_image(Path(table.source).parent / table.string("frame"))
+            obs = analyse(frame, layout=layout)
+        else:
+            sub = table.table("frame")
+            assert sub is not None
+            rig = MatRig.make(sub.integer("rig", 1), layout=layout)
+            seed = sub.integer("seed", 1)
+            scene = _render_spec(sub, spec)
+            sub.finish()
+            obs = analyse(render(rig, scene, seed=seed), layout=layout, hfov_deg=rig.hfov_deg)
+    except VisionError as exc:
+        raise table.fail("frame", str(exc)) from None
+    played = table.raw("wink", None)
+    return to_sightings(
+        obs, FrameTrack.mat(owner), played if isinstance(played, str) else None
+    ).sightings

@@ -1,0 +1,112 @@
+"""Colour masks and wink candidates: where each colour is, and one point
+inside each wink of it.
+
+Winks are strongly coloured and the mat, the table, the pot and the markers
+are not (the mat must be a neutral felt: grey, beige or white), so a wink's
+pixels are those with high chroma; the hue says which colour. A blob may
+hold several winks of one colour (touching, or one on another): the peaks of
+its distance transform, taken greedily, give one inside point per wink.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from controller.games.tiddlywinks.geometry import COLOURS, Colour
+
+Mask = NDArray[np.uint8]
+
+CHROMA_MIN = 45
+"""Chroma (max - min of B, G, R) above which a pixel is a wink's."""
+HUES: dict[Colour, tuple[tuple[int, int], ...]] = {
+    Colour.RED: ((0, 9), (165, 180)),
+    Colour.YELLOW: ((16, 40),),
+    Colour.GREEN: ((44, 90),),
+    Colour.BLUE: ((95, 135),),
+}
+"""OpenCV hue bands (0-180) of the four colours."""
+
+
+def colour_masks(image: NDArray[np.uint8], region: Mask) -> dict[Colour, Mask]:
+    """Each colour's pixels within ``region`` (255 where it is)."""
+    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
+    h, s, v = cv2.split(hsv)
+    chroma = np.asarray(cv2.multiply(s, v, scale=1 / 255), np.uint8)
+    strong = cv2.bitwise_and(np.asarray(chroma > CHROMA_MIN, np.uint8) * 255, region)
+    out: dict[Colour, Mask] = {}
+    for colour in COLOURS:
+        band: Mask = np.zeros(h.shape, np.uint8)
+        for lo, hi in HUES[colour]:
+            band = np.asarray(cv2.bitwise_or(band, cv2.inRange(h, lo, hi)), np.uint8)
+        out[colour] = np.asarray(cv2.bitwise_and(band, strong), np.uint8)
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A point well inside one wink of ``colour`` (pixels) and how far it is
+    from the blob's edge."""
+
+    colour: Colour
+    u: float
+    v: float
+    depth_px: float
+
+
+def candidates(masks: dict[Colour, Mask], r_small_px: float) -> list[Candidate]:
+    """One inside point per wink of every colour's blobs.
+
+    The blobs are found once, on all colours together, by their outlines
+    (``findContours`` is many times faster than labelling a sparse frame)."""
+    union = np.zeros_like(next(iter(masks.values())))
+    for m in masks.values():
+        union |= m
+    contours, _ = cv2.findContours(union, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    least = max(1.0, 0.2 * r_small_px)
+    smallest = 0.15 * np.pi * r_small_px**2
+    out: list[Candidate] = []
+    hgt, wid = union.shape
+    for contour in contours:
+        x, y, w, h = cv2.boundingRect(contour)
+        if w * h < smallest:
+            continue
+        x0, y0 = max(x - 1, 0), max(y - 1, 0)
+        x1, y1 = min(x + w + 1, wid), min(y + h + 1, hgt)
+        for colour, m in masks.items():
+            roi = np.zeros((y1 - y0 + 4, x1 - x0 + 4), np.uint8)
+            roi[2:-2, 2:-2] = m[y0:y1, x0:x1]
+            if cv2.countNonZero(roi) >= smallest:
+                out += _peaks(roi, colour, least, x0 - 2, y0 - 2)
+    return out
+
+
+def _peaks(roi: Mask, colour: Colour, least: float, x0: int, y0: int) -> list[Candidate]:
+    out: list[Candidate] = []
+    left = roi.copy()
+    for _ in range(12):  # no blob holds more than a dozen winks
+        dist = cv2.distanceTransform(left, cv2.DIST_L2, 5)
+        _, depth, _, (px, py) = cv2.minMaxLoc(dist)
+        if depth < least:
+            break
+        out.append(Candidate(colour, float(px + x0), float(py + y0), float(depth)))
+        cv2.circle(left, (px, py), round(depth + 1.0), 0, -1)
+    return out
+
+
+def sample(
+    image: NDArray[np.uint8] | NDArray[np.float32], xy: NDArray[np.float64]
+) -> NDArray[np.float64]:
+    """Bilinear samples of ``image`` at (n, 2) pixel points: (n, channels)."""
+    n = len(xy)
+    cols = 1024
+    rows = max(1, -(-n // cols))
+    pad = np.zeros((rows * cols, 2), np.float32)
+    pad[:n] = xy
+    mx = pad[:, 0].reshape(rows, cols)
+    my = pad[:, 1].reshape(rows, cols)
+    out = cv2.remap(image, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return np.asarray(out, np.float64).reshape(rows * cols, -1)[:n]

@@ -1,0 +1,1 @@
+"""The synthetic mat: random scenes with ground truth, and their renderer."""

@@ -1,0 +1,127 @@
+"""An observation against the ground truth: which seen wink is which true
+wink, centre errors, colour and size, squop relations, potted counts.
+
+Seen winks are matched to true winks of the same colour by nearest centre
+(within :data:`MATCH_MM`); a seen wink matched to none is a false wink, a
+true wink matched by none is missed.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from controller.games.tiddlywinks.geometry import wink_colour, wink_size
+from vision.mat.model import MatObservation
+from vision.mat.synth.scene import MatScene, TrueWink, overlap
+
+MATCH_MM = 6.0
+
+
+@dataclass(slots=True)
+class Tally:
+    """Counts over many frames."""
+
+    errors_mm: list[float] = field(default_factory=list)
+    errors_covered_mm: list[float] = field(default_factory=list)
+    whole: int = 0
+    whole_right: int = 0
+    missed: list[str] = field(default_factory=list)
+    false_winks: int = 0
+    squops_true: int = 0
+    squops_seen: int = 0
+    squops_right: int = 0
+    touching_pairs: int = 0
+    touching_false: int = 0
+    potted_frames: int = 0
+    potted_right: int = 0
+    wrong: list[str] = field(default_factory=list)
+
+
+def match(obs: MatObservation, scene: MatScene) -> dict[int, TrueWink]:
+    """Seen wink index -> true wink."""
+    pairs = []
+    for w in obs.winks:
+        for t in scene.field():
+            if wink_colour(t.id) is w.colour:
+                d = math.hypot(w.x - t.x, w.y - t.y)
+                if d < MATCH_MM:
+                    pairs.append((d, w.index, t.id))
+    out: dict[int, TrueWink] = {}
+    used: set[str] = set()
+    by_id = {t.id: t for t in scene.winks}
+    for _, i, tid in sorted(pairs):
+        if i not in out and tid not in used:
+            out[i] = by_id[tid]
+            used.add(tid)
+    return out
+
+
+def visible_potted(scene: MatScene) -> dict[str, int]:
+    """Potted winks of each colour not mostly hidden under other potted winks
+    (the renderer's ground truth for what the opening shows)."""
+    pot = scene.potted()
+    out: dict[str, int] = {}
+    for w in pot:
+        above = [o for o in pot if o.level > w.level and overlap(o, w) > 0.6 * w.radius]
+        if not above:
+            c = wink_colour(w.id).value
+            out[c] = out.get(c, 0) + 1
+    return out
+
+
+def tally(obs: MatObservation, scene: MatScene, t: Tally, tag: str = "") -> None:
+    """Add one frame's comparison to ``t``."""
+    m = match(obs, scene)
+    seen_ids = {tw.id for tw in m.values()}
+    t.missed += [f"{tag}{w.id}" for w in scene.field() if w.id not in seen_ids]
+    t.false_winks += len(obs.winks) - len(m)
+    for w in obs.winks:
+        tw = m.get(w.index)
+        if tw is None:
+            continue
+        err = math.hypot(w.x - tw.x, w.y - tw.y)
+        covered = scene.covered(tw)
+        (t.errors_covered_mm if covered else t.errors_mm).append(err)
+        if not covered:
+            t.whole += 1
+            right = w.size == wink_size(tw.id)
+            t.whole_right += right
+            if not right:
+                t.wrong.append(f"{tag}{tw.id} seen as {w.size} mm")
+    _squops(obs, scene, m, t, tag)
+    seen = {c.value: n for c, n in obs.pot.potted.items()} if obs.pot else {}
+    want = visible_potted(scene)
+    t.potted_frames += 1
+    if all(seen.get(c, 0) == want.get(c, 0) for c in ("blue", "green", "red", "yellow")):
+        t.potted_right += 1
+    else:
+        t.wrong.append(f"{tag}potted seen {seen} want {want}")
+
+
+def _squops(
+    obs: MatObservation, scene: MatScene, m: dict[int, TrueWink], t: Tally, tag: str
+) -> None:
+    truth = {(w.id, below) for w in scene.field() for below in scene.on(w)}
+    seen = {(m[w.index].id, m[b].id) for w in obs.winks for b in w.on if w.index in m and b in m}
+    t.squops_true += len(truth)
+    t.squops_seen += len(seen)
+    t.squops_right += len(truth & seen)
+    for a, b in sorted(seen - truth):
+        t.wrong.append(f"{tag}false squop {a} on {b}")
+    for a, b in sorted(truth - seen):
+        t.wrong.append(f"{tag}missed squop {a} on {b}")
+    field = scene.field()
+    for i, wa in enumerate(field):
+        for wb in field[i + 1 :]:
+            if wa.level == wb.level and -0.3 <= overlap(wa, wb) <= 0:
+                t.touching_pairs += 1
+                t.touching_false += (wa.id, wb.id) in seen or (wb.id, wa.id) in seen
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The q-th percentile (nearest rank), NaN for no values."""
+    if not values:
+        return math.nan
+    s = sorted(values)
+    return s[min(len(s) - 1, max(0, math.ceil(q / 100 * len(s)) - 1))]
