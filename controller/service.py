@@ -29,13 +29,14 @@ import threading
 from dataclasses import dataclass
 from typing import Any, TextIO
 
+from controller.camera import LiveCamera
 from controller.commands import Command, CommandError, parse_command, result
 from controller.config import Backend, Config, topic_base
 from controller.errors import InputError, RejectedInput, TablerefError
 from controller.gamemodule import decode, decode_match, encode
 from controller.games.registry import module_for
 from controller.journal import Journal
-from controller.model import Event, Resumed, Ruling, Tick
+from controller.model import Event, Game, Resumed, Ruling, Tick
 from controller.mqtt import BrokerTarget, MqttLink
 from controller.replay import NEW_MATCH, compare, new_match_payload, rebuild
 from controller.runtime import Runtime
@@ -97,6 +98,7 @@ class TableService:
         # While a sensor link is down (and LINK_CATCH_UP_NS after it is back),
         # the pipeline's timers stand still: its time moves only with edges.
         self._frozen_until: int | None = None
+        self.camera: LiveCamera | None = None
         self.pipeline = self._pipeline(edge_source)
         # Claimed before the journal opens: a wrong pin or a laptop stops the
         # service before anything is written.
@@ -104,6 +106,7 @@ class TableService:
         try:
             self.journal = Journal(config.journal, table=config.table, venue=config.venue)
             self.runtime = self._restore()
+            self.camera = self._open_camera()
             self._start_sensors()
         except BaseException:
             if self.source is not None:
@@ -187,6 +190,23 @@ class TableService:
         except TablerefError as exc:
             raise TablerefError(f"{self.config.source}: {exc}") from None
 
+    def _open_camera(self) -> LiveCamera | None:
+        """The floor camera of a Heads & Tails table with a ``[camera]`` table."""
+        settings = self.config.camera
+        if settings is None or self.config.game is not Game.HEADS_AND_TAILS:
+            return None
+        try:
+            camera = LiveCamera(settings, self.config.journal)
+        except TablerefError as exc:
+            raise TablerefError(f"{self.config.source}: {exc}") from None
+        self._from_mono(camera.start(self.clock.mono_ns()))
+        return camera
+
+    def _from_mono(self, events: list[Event]) -> None:
+        """Apply inputs stamped in ``mono_ns`` (the camera's) in match time."""
+        for event in events:
+            self._apply(dataclasses.replace(event, t_ns=event.t_ns + self.offset_ns))
+
     def _start_sensors(self) -> None:
         """Read the lines' levels, reconcile the journal's faults, start the edges."""
         if self.pipeline is None or self.source is None:
@@ -231,9 +251,17 @@ class TableService:
             if clock is not None:
                 also.append((self.base + "clock", clock, True))
             rows = self.journal.record_rulings(input_id, rulings, self.base + "ruling", also)
+        if self.camera is not None:
+            self._watch_landing(kind == "go")
         if self.link is not None:
             self.link.offer(rows)  # committed: publish now, from this thread if it can
         return rulings
+
+    def _watch_landing(self, go: bool) -> None:
+        """Tell the camera what the match is doing now (after an input)."""
+        assert self.camera is not None
+        in_flight = self.module.toss_in_flight(self.runtime.state)
+        self._from_mono(self.camera.update(self.clock.mono_ns(), go, in_flight))
 
     def _publish_state(self) -> None:
         self.journal.enqueue(self.base + "state", self._state_json(), retain=True)
@@ -372,6 +400,8 @@ class TableService:
             wakes.append(self._frozen_until)
         elif self.pipeline is not None and (due := self.pipeline.deadline()) is not None:
             wakes.append(due)
+        if self.camera is not None and (due := self.camera.due()) is not None:
+            wakes.append(due)
         if (due := self.runtime.deadline()) is not None:
             wakes.append(due + self.hold_ns - self.offset_ns)
         return min(wakes, default=None)
@@ -385,6 +415,9 @@ class TableService:
             if due is not None and mono >= due:
                 self._sensor_events(self.pipeline.tick(due))
                 return True
+        if self.camera is not None and (due := self.camera.due()) is not None and mono >= due:
+            self._from_mono(self.camera.poll(mono))
+            return True
         due = self.runtime.deadline()
         if due is not None and self.now() >= due + self.hold_ns:
             self._apply(Tick(t_ns=due))

@@ -262,3 +262,68 @@ def test_camera_config_is_strict(tmp_path: Path) -> None:
         with pytest.raises(ConfigError, match=message.replace("[", r"\[")):
             load_config(path)
     assert np.isfinite(1.0)
+
+
+def test_the_live_service_watches_the_toss_and_journals_the_landing(table: Path) -> None:
+    """``tableref run`` with a ``[camera]``: after Go the empty floor is taken,
+    while the toss is in the air the preview is polled, and the settled coin
+    is journaled as a ``landed`` input with its evidence beside the journal."""
+    import json
+
+    from controller.service import TableService
+    from controller.timebase import SimClock
+
+    config = load_config(table / "table.toml")
+    clock = SimClock(start_ns=100 * 10**9, wall_at_start=1_000_000.0)
+    service = TableService(config, clock=clock)
+    try:
+        assert service.camera is not None
+        # The same rig and coin the fixture calibrated and registered, as a
+        # camera whose scene changes when the coin lands.
+        source = SyntheticSource(Rig.make(5, coin_px=80.0, layout=LAYOUT, tilt=40.0),
+                                 CoinDesign.make(9))  # fmt: skip
+        live = service.camera.watch
+        service.camera.watch = CameraWatch(lambda: source, live.analyser, live._evidence,
+                                           live._base)  # fmt: skip
+
+        def cmd(verb: str, **fields: object) -> None:
+            service.submit_command(verb, json.dumps({"cmd_id": verb, **fields}).encode())
+            service.step_once(0)
+
+        cmd("go")
+        clock.advance_to(clock.mono_ns() + 2 * 10**9)
+        cmd("toss", upward=True)
+        cmd("call", player="ben", call="tails")
+        clock.advance_to(clock.mono_ns() + 300_000_000)
+        cmd("fault_line")
+        source.drop(Landing(60, 110, "tails", rotation_deg=140))
+        for _ in range(40):  # 4 s of preview frames at 10 Hz
+            wake = service.next_wake()
+            assert wake is not None
+            clock.advance_to(wake)
+            service.step_once(0)
+            if service.camera.due() is None:
+                break
+        landed = [i for i in service.journal.inputs() if i.kind == "landed"]
+        decided = [r for r in service.journal.rulings() if r["kind"] != "notice"]
+    finally:
+        service.close()
+    assert len(landed) == 1
+    assert landed[0].payload["face"] == "tails" and landed[0].payload["in_area"] is True
+    evidence = str(landed[0].payload["evidence"])
+    assert (config.journal.parent / evidence).is_file()
+    assert (decided[0]["kind"], decided[0]["rule"], decided[0]["to"]) == ("point", "2.3.1", "ben")
+
+
+def test_a_live_camera_without_calibration_stops_the_service_clearly(tmp_path: Path) -> None:
+    from controller.errors import TablerefError
+    from controller.service import TableService
+
+    (tmp_path / "t.toml").write_text(
+        '[table]\nvenue = "v"\nid = "t1"\ngame = "heads-and-tails"\n'
+        '[match]\nplayers = ["ann", "ben"]\nplays = 4\n' + CAMERA
+    )
+    with pytest.raises(
+        TablerefError, match=r"t\.toml: \[camera\]: .*cal\.json.*tableref calibrate"
+    ):
+        TableService(load_config(tmp_path / "t.toml"))
