@@ -18,7 +18,8 @@ from controller.games.heads_and_tails.state import (
     State,
     with_outcomes,
 )
-from controller.model import JSON, Decision, RulingKind
+from controller.games.step import StepBase
+from controller.model import RulingKind, Score
 
 _KIND = {
     Replacement.POINT: RulingKind.POINT,
@@ -28,47 +29,11 @@ _KIND = {
 }
 
 
-class Step:
+class Step(StepBase[State]):
     """The decisions made for one event at time ``t_ns``."""
 
-    def __init__(self, state: State, t_ns: int) -> None:
-        self.state = state
-        self.t_ns = t_ns
-        self.decisions: list[Decision] = []
-
-    def emit(
-        self,
-        kind: RulingKind,
-        rule: str | None,
-        against: str | None,
-        to: str | None,
-        detail: str,
-        *,
-        overrules: int | None = None,
-        extra: tuple[tuple[str, JSON], ...] = (),
-    ) -> int:
-        """Record a decision with the score as it now stands; returns its ordinal."""
-        ordinal = self.state.decided
-        self.decisions.append(
-            Decision(
-                ordinal=ordinal,
-                kind=kind,
-                rule=rule,
-                against=against,
-                to=to,
-                score=self.state.score,
-                detail=detail,
-                t_ns=self.t_ns,
-                overrules=overrules,
-                extra=extra,
-            )
-        )
-        self.state = dataclasses.replace(self.state, decided=ordinal + 1)
-        return ordinal
-
-    def notice(self, rule: str | None, detail: str) -> None:
-        """An informational ruling: changes nothing."""
-        self.emit(RulingKind.NOTICE, rule, None, None, detail)
+    def current_score(self) -> Score:
+        return self.state.score
 
     def set_attempt(self, phase: Phase, attempt: Attempt | None) -> None:
         """Move the current attempt on."""

@@ -6,11 +6,10 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 from controller.clock import Seat, remaining_ms
+from controller.games.step import StepBase
 from controller.games.tantrix.state import State
-from controller.model import JSON, Decision, RulingKind
+from controller.model import Score
 
 NS_PER_MS = 1_000_000
 
@@ -46,46 +45,11 @@ def seat_player(state: State, seat: Seat) -> str:
     return state.settings.at_seat(seat)
 
 
-class Step:
+class Step(StepBase[State]):
     """The decisions made for one event at time ``t_ns``."""
 
-    def __init__(self, state: State, t_ns: int) -> None:
-        self.state = state
-        self.t_ns = t_ns
-        self.decisions: list[Decision] = []
-
-    def emit(
-        self,
-        kind: RulingKind,
-        rule: str | None,
-        against: str | None,
-        to: str | None,
-        detail: str,
-        extra: tuple[tuple[str, JSON], ...] = (),
-    ) -> None:
-        """Record a decision with the score as it now stands."""
-        ordinal = self.state.decided
-        decision = Decision(
-            ordinal=ordinal,
-            kind=kind,
-            rule=rule,
-            against=against,
-            to=to,
-            score=self.state.score,
-            detail=detail,
-            t_ns=self.t_ns,
-            extra=extra,
-        )
-        self.decisions.append(decision)
-        self.state = dataclasses.replace(self.state, decided=ordinal + 1)
-
-    def notice(self, rule: str | None, detail: str) -> None:
-        """An informational ruling: changes nothing."""
-        self.emit(RulingKind.NOTICE, rule, None, None, detail)
-
-    def update(self, **changes: object) -> None:
-        """Replace fields of the state."""
-        self.state = dataclasses.replace(self.state, **changes)  # type: ignore[arg-type]
+    def current_score(self) -> Score:
+        return self.state.score
 
     def mark(self, milestone: str) -> None:
         """Remember that a deadline has been ruled on."""

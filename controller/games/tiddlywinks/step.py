@@ -6,14 +6,13 @@
 
 from __future__ import annotations
 
-import dataclasses
 from fractions import Fraction
-from typing import Any
 
+from controller.games.step import StepBase
 from controller.games.tiddlywinks.geometry import COLOURS, Colour
 from controller.games.tiddlywinks.scoring import as_number
 from controller.games.tiddlywinks.state import State
-from controller.model import JSON, Decision, RulingKind, Score
+from controller.model import Score
 
 
 def score(state: State) -> Score:
@@ -28,48 +27,11 @@ def score(state: State) -> Score:
     return tuple(out)
 
 
-class Step:
+class Step(StepBase[State]):
     """The decisions made for one event at time ``t_ns``."""
 
-    def __init__(self, state: State, t_ns: int) -> None:
-        self.state = state
-        self.t_ns = t_ns
-        self.decisions: list[Decision] = []
-
-    def emit(
-        self,
-        kind: RulingKind,
-        rule: str | None,
-        against: str | None,
-        to: str | None,
-        detail: str,
-        extra: tuple[tuple[str, JSON], ...] = (),
-    ) -> int:
-        """Record a decision with the score as it now stands; returns its ordinal."""
-        ordinal = self.state.decided
-        self.decisions.append(
-            Decision(
-                ordinal=ordinal,
-                kind=kind,
-                rule=rule,
-                against=against,
-                to=to,
-                score=score(self.state),
-                detail=detail,
-                t_ns=self.t_ns,
-                extra=extra,
-            )
-        )
-        self.state = dataclasses.replace(self.state, decided=ordinal + 1)
-        return ordinal
-
-    def notice(self, rule: str | None, detail: str, **extra: JSON) -> None:
-        """An informational ruling."""
-        self.emit(RulingKind.NOTICE, rule, None, None, detail, tuple(extra.items()))
-
-    def update(self, **changes: Any) -> None:
-        """Replace fields of the state."""
-        self.state = dataclasses.replace(self.state, **changes)
+    def current_score(self) -> Score:
+        return score(self.state)
 
     def player(self, colour: Colour) -> str:
         """Who plays ``colour``."""
