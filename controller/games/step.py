@@ -25,6 +25,7 @@ import dataclasses
 from typing import Any, Generic, Protocol, TypeVar
 
 from controller.model import JSON, Decision, RulingKind, Score
+from controller.sensors.health import HealthEvent
 
 
 class Numbered(Protocol):
@@ -86,3 +87,33 @@ class StepBase(Generic[St]):
     def update(self, **changes: Any) -> None:
         """Replace fields of the state (a frozen dataclass)."""
         self.state = dataclasses.replace(self.state, **changes)  # type: ignore[type-var]
+
+
+def rule_health(
+    step: StepBase[Any],
+    event: HealthEvent,
+    consequence: str,
+    resumes: str = "automated rulings resume",
+) -> None:
+    """House-style rule 5, the same in every game: a faulty sensor is a
+    visible ``suspended`` ruling (``consequence`` says who decides now), the
+    state remembers which sensors are out, and the recovery is a notice.
+
+    ``step.state`` has a ``suspended`` frozenset of sensor names.
+    """
+    named = (
+        event.detail if event.detail.startswith(event.sensor) else f"{event.sensor}: {event.detail}"
+    )
+    out: frozenset[str] = step.state.suspended
+    if not event.ok:
+        step.update(suspended=out | {event.sensor})
+        step.emit(RulingKind.SUSPENDED, None, None, None, f"{named}; {consequence}")
+    elif event.sensor not in out:
+        step.notice(None, f"{named} (it was not reported faulty)")
+    else:
+        rest = out - {event.sensor}
+        step.update(suspended=rest)
+        still = ", ".join(sorted(rest))
+        step.notice(
+            None, f"{named}: recovered; " + (f"still suspended for {still}" if rest else resumes)
+        )

@@ -37,6 +37,7 @@ from controller.games.backgammon.flags import check_flags
 from controller.games.backgammon.play import finish_match
 from controller.games.backgammon.state import MatchSettings, Phase, State, new_match
 from controller.games.backgammon.step import Step
+from controller.games.step import rule_health
 from controller.model import JSON, Decision, EndMatch, Event, Game, Resumed, RulingKind, Tick
 from controller.sensors.health import HealthEvent
 from controller.timebase import ns_to_seconds
@@ -73,25 +74,9 @@ def on_health(step: Step, event: HealthEvent) -> None:
     """House-style rule 5: a faulty sensor (a clock button) is a visible
     ``suspended`` ruling; the TD enters what it would have (commands) and may
     pause or adjust the clock. The recovery is a notice."""
-    named = (
-        event.detail if event.detail.startswith(event.sensor) else f"{event.sensor}: {event.detail}"
+    rule_health(
+        step, event, "automated clock input suspended: the TD decides", "automated input resumes"
     )
-    out = step.state.suspended
-    if not event.ok:
-        step.update(suspended=out | {event.sensor})
-        detail = f"{named}; automated clock input suspended: the TD decides"
-        step.emit(RulingKind.SUSPENDED, None, None, None, detail)
-    elif event.sensor not in out:
-        step.notice(None, f"{named} (it was not reported faulty)")
-    else:
-        rest = out - {event.sensor}
-        step.update(suspended=rest)
-        still = ", ".join(sorted(rest))
-        step.notice(
-            None,
-            f"{named}: recovered; "
-            + (f"still suspended for {still}" if rest else "automated input resumes"),
-        )
 
 
 _Handler = Callable[[Step, Any], None]

@@ -37,6 +37,7 @@ from controller.games.heads_and_tails.state import (
     new_match,
 )
 from controller.games.heads_and_tails.step import Step
+from controller.games.step import rule_health
 from controller.model import JSON, Decision, EndMatch, Event, Game, Resumed, RulingKind, Tick
 from controller.sensors.health import HealthEvent
 from controller.timebase import ns_to_seconds
@@ -249,22 +250,7 @@ def on_health(step: Step, event: HealthEvent) -> None:
     them the fault spoiled; while suspended, the spotter decides (and
     overrules what the sensors got wrong). The recovery is a notice.
     """
-    named = (
-        event.detail if event.detail.startswith(event.sensor) else f"{event.sensor}: {event.detail}"
-    )
-    out = step.state.suspended
-    if not event.ok:
-        step.state = dataclasses.replace(step.state, suspended=out | {event.sensor})
-        detail = f"{named}; automated rulings suspended: the spotter decides"
-        step.emit(RulingKind.SUSPENDED, None, None, None, detail)
-    elif event.sensor not in out:
-        step.notice(None, f"{named} (it was not reported faulty)")
-    else:
-        rest = out - {event.sensor}
-        step.state = dataclasses.replace(step.state, suspended=rest)
-        still = ", ".join(sorted(rest))
-        resume = f"still suspended for {still}" if rest else "automated rulings resume"
-        step.notice(None, f"{named}: recovered; {resume}")
+    rule_health(step, event, "automated rulings suspended: the spotter decides")
 
 
 _Handler = Callable[[Step, Any], None]

@@ -10,6 +10,7 @@ import dataclasses
 
 from controller.clock import CLOCK_EVENTS, ClockPress, snapshot
 from controller.clock.events import ClockEvent
+from controller.games.step import rule_health
 from controller.games.tantrix import ending, play, timers
 from controller.games.tantrix.events import Arrived, DefaultCall, TileScore, TimeAdjustment, TimeOut
 from controller.games.tantrix.settings import MatchSettings
@@ -80,21 +81,7 @@ def _on_resumed(step: Step, event: Resumed) -> None:
 
 def _on_health(step: Step, event: HealthEvent) -> None:
     """A faulty sensor (a clock button) is a visible ``suspended`` ruling."""
-    named = (
-        event.detail if event.detail.startswith(event.sensor) else f"{event.sensor}: {event.detail}"
-    )
-    out = step.state.suspended
-    if not event.ok:
-        step.update(suspended=out | {event.sensor})
-        detail = f"{named}; clock presses from it need checking: the Controller decides"
-        step.emit(RulingKind.SUSPENDED, None, None, None, detail)
-    elif event.sensor not in out:
-        step.notice(None, f"{named} (it was not reported faulty)")
-    else:
-        rest = out - {event.sensor}
-        step.update(suspended=rest)
-        still = ", ".join(sorted(rest))
-        step.notice(None, f"{named}: recovered" + (f"; still suspended: {still}" if rest else ""))
+    rule_health(step, event, "clock presses from it need checking: the Controller decides")
 
 
 def _dispatch(step: Step, event: Event) -> None:

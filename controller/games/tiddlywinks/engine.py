@@ -11,6 +11,7 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
+from controller.games.step import rule_health
 from controller.games.tiddlywinks import handlers, timer
 from controller.games.tiddlywinks.events import (
     Concede,
@@ -106,22 +107,7 @@ def on_resumed(step: Step, event: Resumed) -> None:
 
 def on_health(step: Step, event: HealthEvent) -> None:
     """A faulty sensor (the camera, the shot button) is a ``suspended`` ruling."""
-    named = (
-        event.detail if event.detail.startswith(event.sensor) else f"{event.sensor}: {event.detail}"
-    )
-    out = step.state.suspended
-    if not event.ok:
-        step.update(suspended=out | {event.sensor})
-        detail = f"{named}; automated rulings suspended: the umpire decides"
-        step.emit(RulingKind.SUSPENDED, None, None, None, detail)
-    elif event.sensor not in out:
-        step.notice(None, f"{named} (it was not reported faulty)")
-    else:
-        rest = out - {event.sensor}
-        step.update(suspended=rest)
-        still = ", ".join(sorted(rest))
-        resume = f"still suspended for {still}" if rest else "automated rulings resume"
-        step.notice(None, f"{named}: recovered; {resume}")
+    rule_health(step, event, "automated rulings suspended: the umpire decides")
 
 
 _Handler = Callable[[Step, Any], None]
