@@ -128,6 +128,28 @@ class GameModule(Protocol[S, M]):
         ...
 
 
+class ModuleDefaults:
+    """What most games' modules answer the same way; a module class inherits
+    these and overrides what its game does differently. The state is a frozen
+    dataclass with ``settings`` and a ``suspended`` set of sensor names."""
+
+    def settings(self, state: Any) -> Any:
+        return state.settings
+
+    def command(self, verb: str, fields: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        # Every input type is a verb of its own, with the input's fields.
+        return verb, fields
+
+    def caller(self, state: Any) -> str | None:
+        return None
+
+    def toss_in_flight(self, state: Any) -> bool:
+        return False
+
+    def suspended(self, state: Any) -> frozenset[str]:
+        return frozenset(state.suspended)
+
+
 def encode_common(event: Event) -> tuple[str, dict[str, JSON]] | None:
     """(type, payload) of an input every game shares, else None."""
     match event:

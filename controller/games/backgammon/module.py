@@ -12,9 +12,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from controller.clock import format_ms
+from controller.gamemodule import ModuleDefaults
 from controller.games.backgammon import codec, record, scenario
 from controller.games.backgammon.engine import BackgammonEngine, clock_snapshot
 from controller.games.backgammon.state import FlagPolicy, MatchSettings, State
@@ -22,7 +22,7 @@ from controller.model import JSON, Event, Game, Ruling
 from controller.strict import Table
 
 
-class BackgammonModule:
+class BackgammonModule(ModuleDefaults):
     """What the harness, service and CLI need of Backgammon."""
 
     game = Game.BACKGAMMON
@@ -56,15 +56,8 @@ class BackgammonModule:
             f"{flag}"
         )
 
-    def settings(self, state: State) -> MatchSettings:
-        return state.settings
-
     def parse_input(self, kind: str, table: Table, t_ns: int, settings: MatchSettings) -> Event:
         return scenario.parse_input(kind, table, t_ns, settings)
-
-    def command(self, verb: str, fields: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-        # Every input type is a verb of its own, with the same fields.
-        return verb, fields
 
     def encode(self, event: Event) -> tuple[str, dict[str, JSON]]:
         return codec.encode(event)
@@ -76,15 +69,6 @@ class BackgammonModule:
         self, state: State, rulings: Sequence[Ruling], origin_ns: int
     ) -> dict[str, JSON]:
         return record.record_json(state, rulings, origin_ns)
-
-    def caller(self, state: State) -> str | None:
-        return None
-
-    def toss_in_flight(self, state: State) -> bool:
-        return False
-
-    def suspended(self, state: State) -> frozenset[str]:
-        return frozenset(state.suspended)
 
     def clock(self, state: State, t_ns: int) -> dict[str, JSON] | None:
         return clock_snapshot(state, t_ns)

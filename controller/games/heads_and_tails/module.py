@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from controller.errors import InputError
+from controller.gamemodule import ModuleDefaults
 from controller.games.heads_and_tails import codec, record, scenario
 from controller.games.heads_and_tails.engine import HeadsAndTailsEngine
 from controller.games.heads_and_tails.state import MatchSettings, State
@@ -26,7 +27,7 @@ INPUT_VERBS = frozenset(
 )
 
 
-class HeadsAndTailsModule:
+class HeadsAndTailsModule(ModuleDefaults):
     """What the harness, service and CLI need of Heads & Tails."""
 
     game = Game.HEADS_AND_TAILS
@@ -49,9 +50,6 @@ class HeadsAndTailsModule:
             f"{settings.players[0]} v {settings.players[1]}, {settings.format.value}, "
             f"{plays}, {settings.first_tosser} tosses first{impaired}"
         )
-
-    def settings(self, state: State) -> MatchSettings:
-        return state.settings
 
     def parse_input(self, kind: str, table: Table, t_ns: int, settings: MatchSettings) -> Event:
         return scenario.parse_input(kind, table, t_ns, settings)
@@ -80,9 +78,6 @@ class HeadsAndTailsModule:
 
     def toss_in_flight(self, state: State) -> bool:
         return HeadsAndTailsEngine.toss_in_flight(state)
-
-    def suspended(self, state: State) -> frozenset[str]:
-        return frozenset(state.suspended)
 
     def clock(self, state: State, t_ns: int) -> dict[str, JSON] | None:
         return None

@@ -11,9 +11,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from controller.clock import snapshot
+from controller.gamemodule import ModuleDefaults
 from controller.games.tantrix import record, scenario, settings
 from controller.games.tantrix.engine import TantrixEngine
 from controller.games.tantrix.settings import MatchSettings
@@ -22,7 +22,7 @@ from controller.model import JSON, Event, Game, Ruling
 from controller.strict import Table
 
 
-class TantrixModule:
+class TantrixModule(ModuleDefaults):
     """What the harness, service and CLI need of Tantrix."""
 
     game = Game.TANTRIX
@@ -41,15 +41,8 @@ class TantrixModule:
     def describe_match(self, match: MatchSettings) -> str:
         return settings.describe_match(match)
 
-    def settings(self, state: State) -> MatchSettings:
-        return state.settings
-
     def parse_input(self, kind: str, table: Table, t_ns: int, match: MatchSettings) -> Event:
         return scenario.parse_input(kind, table, t_ns, match)
-
-    def command(self, verb: str, fields: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-        # Every Tantrix input is a verb of its own, with the input's fields.
-        return verb, fields
 
     def encode(self, event: Event) -> tuple[str, dict[str, JSON]]:
         return scenario.encode(event)
@@ -61,15 +54,6 @@ class TantrixModule:
         self, state: State, rulings: Sequence[Ruling], origin_ns: int
     ) -> dict[str, JSON]:
         return record.record_json(state, rulings, origin_ns)
-
-    def caller(self, state: State) -> str | None:
-        return None
-
-    def toss_in_flight(self, state: State) -> bool:
-        return False
-
-    def suspended(self, state: State) -> frozenset[str]:
-        return frozenset(state.suspended)
 
     def clock(self, state: State, t_ns: int) -> dict[str, JSON] | None:
         return snapshot(state.clock, t_ns, state.settings.by_seat)

@@ -10,8 +10,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
+from controller.gamemodule import ModuleDefaults
 from controller.games.tiddlywinks import codec, record, scenario, timer
 from controller.games.tiddlywinks.engine import TiddlywinksEngine, expiry_due
 from controller.games.tiddlywinks.geometry import COLOURS
@@ -20,7 +20,7 @@ from controller.model import JSON, Event, Game, Ruling
 from controller.strict import Table
 
 
-class TiddlywinksModule:
+class TiddlywinksModule(ModuleDefaults):
     """What the harness, service and CLI need of tiddlywinks."""
 
     game = Game.TIDDLYWINKS
@@ -42,14 +42,8 @@ class TiddlywinksModule:
         extra = "; 2-minute shot limit after time" if settings.shot_limit else ""
         return f"{settings.format.value}: {who}; time limit {minutes:g} min{extra}"
 
-    def settings(self, state: State) -> Settings:
-        return state.settings
-
     def parse_input(self, kind: str, table: Table, t_ns: int, settings: Settings) -> Event:
         return scenario.parse_input(kind, table, t_ns, settings)
-
-    def command(self, verb: str, fields: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-        return verb, fields
 
     def encode(self, event: Event) -> tuple[str, dict[str, JSON]]:
         return codec.encode(event)
@@ -61,15 +55,6 @@ class TiddlywinksModule:
         self, state: State, rulings: Sequence[Ruling], origin_ns: int
     ) -> dict[str, JSON]:
         return record.record_json(state, rulings, origin_ns)
-
-    def caller(self, state: State) -> str | None:
-        return None
-
-    def toss_in_flight(self, state: State) -> bool:
-        return False
-
-    def suspended(self, state: State) -> frozenset[str]:
-        return frozenset(state.suspended)
 
     def clock(self, state: State, t_ns: int) -> dict[str, JSON] | None:
         """The game time (9(a)): remaining ms of the time limit, as one clock."""
