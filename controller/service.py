@@ -430,7 +430,7 @@ class TableService:
             if isinstance(event, HeldCommand):
                 self._command(event.raw, event.t_ns + self.offset_ns)
             else:
-                self._apply(dataclasses.replace(event, t_ns=event.t_ns + self.offset_ns))
+                self._from_mono([event])
             if self.pipeline is not None:
                 self.pipeline.sync(event.t_ns)  # a toss may have been ruled
 
@@ -463,7 +463,7 @@ class TableService:
         mono = self.clock.mono_ns()
         if not event.ok:
             self._sensor_events(self.pipeline.tick(mono))
-            self._apply(dataclasses.replace(event, t_ns=event.t_ns + self.offset_ns))
+            self._from_mono([event])
             self._frozen_until = sys.maxsize
         else:
             self.pipeline.hold(event)
