@@ -39,7 +39,8 @@ from paho.mqtt.reasoncodes import ReasonCode
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
 from controller.config import DEFAULT_RESEND_ON_RECONNECT, topic_base
-from controller.journal import Outbox, OutboxRow
+from controller.journal import OutboxRow
+from controller.outbox import Outbox
 from controller.publisher import WINDOW, Publisher
 from controller.publisher import LinkStats as LinkStats  # re-exported: part of the link API
 

@@ -15,7 +15,8 @@ from dataclasses import dataclass, replace
 
 import paho.mqtt.client as mqtt
 
-from controller.journal import Outbox, OutboxRow
+from controller.journal import OutboxRow
+from controller.outbox import Outbox
 
 log = logging.getLogger(__name__)
 

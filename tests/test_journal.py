@@ -20,10 +20,10 @@ from controller.journal import (
     Journal,
     JournalError,
     JournalInput,
-    Outbox,
     open_readonly,
 )
 from controller.model import Game, Ruling, RulingKind
+from controller.outbox import Outbox
 
 TOPIC = "tableref/v1/hall/t1/ruling"
 ROOT = Path(__file__).resolve().parent.parent

@@ -21,8 +21,9 @@ from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
 from controller.config import topic_base
-from controller.journal import Journal, Outbox, OutboxRow
+from controller.journal import Journal, OutboxRow
 from controller.mqtt import BrokerTarget, LinkStats, MqttLink
+from controller.outbox import Outbox
 from tests.mosquitto import Mosquitto
 from tests.test_journal import ruling
 

@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from controller.config import load_config
 from controller.errors import TablerefError
-from controller.journal import Outbox, open_readonly
+from controller.journal import open_readonly
+from controller.outbox import Outbox
 from controller.service import TableService
 from controller.timebase import SimClock
 

@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 from controller.config import load_config
-from controller.journal import Outbox, open_readonly
+from controller.journal import open_readonly
+from controller.outbox import Outbox
 from controller.sensors.edges import EdgeEvent
 from controller.sensors.fake import FakeEdgeSource
 from controller.sensors.gpio import GpioEdgeSource

@@ -20,8 +20,8 @@ from controller.games.tantrix.settings import MatchSettings, encode_match, parse
 from controller.games.tantrix.state import Phase, State
 from controller.games.tantrix.tp import TpTable, after_penalties, time_penalties
 from controller.harness import simulate
-from controller.journal import Outbox
 from controller.model import EndMatch, Game, Resumed, RulingKind
+from controller.outbox import Outbox
 from controller.scenario import parse_scenario
 from controller.sensors.health import HealthEvent
 from controller.strict import Table
