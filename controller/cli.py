@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import logging
 import signal
 import sys
 import tempfile
@@ -119,6 +120,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from controller.config import load_config
     from controller.service import TableService
 
+    logging.basicConfig(level=args.log_level.upper(), format="tableref: %(message)s")
     config = load_config(Path(args.config))
     service = TableService(config)
     stop = threading.Event()
@@ -203,6 +205,12 @@ def build_parser() -> argparse.ArgumentParser:
         "restart.",
     )
     run.add_argument("--config", required=True, help="the table's config file (TOML)")
+    run.add_argument(
+        "--log-level",
+        choices=("debug", "info", "warning", "error"),
+        default="info",
+        help="what to log on stderr (default: info: broker connections and losses)",
+    )
     run.set_defaults(func=cmd_run)
 
     check = sub.add_parser(

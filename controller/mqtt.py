@@ -135,6 +135,7 @@ class MqttLink:
         self._checks = 0  # how many checks the worker has made
         self._waiters = 0  # threads in wait_drained: the worker counts for them
         self._connects = 0
+        self._unreachable_said = False  # one log line per outage, not one per retry
         self._marked = 0  # rows marked sent since the last WAL checkpoint
         self._publisher: Publisher | None = None
         self._worker: threading.Thread | None = None
@@ -157,6 +158,7 @@ class MqttLink:
         client.max_inflight_messages_set(WINDOW)
         client.on_connect = self._on_connect
         client.on_disconnect = self._on_disconnect
+        client.on_connect_fail = self._on_connect_fail
         client.on_publish = self._on_publish
         client.on_message = self._on_message
         return client
@@ -253,6 +255,15 @@ class MqttLink:
             log.warning("broker %s refused the connection: %s", self.target.host, reason_code)
             return
         self._connects += 1
+        self._unreachable_said = False
+        log.info(
+            "broker %s:%d %s",
+            self.target.host,
+            self.target.port,
+            "connected again: unsent rulings follow, in order"
+            if self._connects > 1
+            else "connected",
+        )
         # paho ignores the broker's Receive Maximum (and its own inflight limit
         # cannot change while connected): our window honours it instead.
         receive_maximum = getattr(properties, "ReceiveMaximum", WINDOW)
@@ -262,6 +273,15 @@ class MqttLink:
         client.publish(self.base + "status", ONLINE, qos=1, retain=True)
         self._events.put(_Connected(receive_maximum, reconnect=self._connects > 1))
 
+    def _on_connect_fail(self, client: mqtt.Client, userdata: Any) -> None:
+        if not self._unreachable_said:
+            self._unreachable_said = True
+            log.warning(
+                "broker %s:%d unreachable: still refereeing and journaling; retrying",
+                self.target.host,
+                self.target.port,
+            )
+
     def _on_disconnect(
         self,
         client: mqtt.Client,
@@ -270,6 +290,14 @@ class MqttLink:
         reason_code: ReasonCode,
         properties: Properties | None,
     ) -> None:
+        if flags.is_disconnect_packet_from_server or reason_code.is_failure:
+            self._unreachable_said = True  # the retries that follow say nothing new
+            log.warning(
+                "broker %s:%d lost (%s): still refereeing and journaling; reconnecting",
+                self.target.host,
+                self.target.port,
+                reason_code,
+            )
         self._events.put(_Disconnected())
 
     def _on_publish(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import subprocess
 import sys
 import textwrap
@@ -216,9 +217,19 @@ def test_retained_state_reaches_a_late_subscriber(
     assert late.messages == [Received(BASE + "state", b'{"score":{"ann":1}}', True)]
 
 
+def link_log(caplog: pytest.LogCaptureFixture) -> list[str]:
+    """What the link said about its broker, in order, first words only."""
+    return [
+        r.getMessage().split(": ")[0].split(" (")[0]
+        for r in caplog.records
+        if r.name == "controller.mqtt"
+    ]
+
+
 def test_rulings_journaled_while_the_broker_is_down_arrive_in_order(
-    broker: Mosquitto, journal: Journal, cleanup: Cleanup
+    broker: Mosquitto, journal: Journal, cleanup: Cleanup, caplog: pytest.LogCaptureFixture
 ) -> None:
+    caplog.set_level(logging.INFO, logger="controller.mqtt")
     # A persistent session: the broker queues rulings for this subscriber even
     # if the link gets back before the subscriber does.
     sub = subscribe(broker, cleanup, client_id="control-room", persistent=True, reconnect=True)
@@ -232,11 +243,18 @@ def test_rulings_journaled_while_the_broker_is_down_arrive_in_order(
     assert link.wait_drained(10)
     assert sub.wait_for(at_least(200), 10)
     assert first_arrivals(sub) == list(range(1, 201))
+    # An operator reads one line per outage, not one per retry.
+    port = broker.port
+    assert link_log(caplog) == [
+        f"broker 127.0.0.1:{port} unreachable",
+        f"broker 127.0.0.1:{port} connected",
+    ]
 
 
 def test_a_broker_crash_mid_stream_loses_nothing(
-    broker: Mosquitto, journal: Journal, cleanup: Cleanup
+    broker: Mosquitto, journal: Journal, cleanup: Cleanup, caplog: pytest.LogCaptureFixture
 ) -> None:
+    caplog.set_level(logging.INFO, logger="controller.mqtt")
     total, delivered, in_flight = 1000, 250, 10
     before = subscribe(broker, cleanup)
     link = start_link(broker, journal, cleanup)
@@ -262,6 +280,8 @@ def test_a_broker_crash_mid_stream_loses_nothing(
     assert first_arrivals(before) == list(range(1, delivered + 1))
     assert first_arrivals(before, after) == list(range(1, total + 1))
     assert link.stats.reconnects == 1
+    where = f"broker 127.0.0.1:{broker.port}"
+    assert link_log(caplog) == [f"{where} connected", f"{where} lost", f"{where} connected again"]
     # The frozen broker's rows came again (from paho's memory or the outbox).
     resent = range(delivered + 1, delivered + in_flight + 1)
     assert set(resent) <= set(first_arrivals(after))
