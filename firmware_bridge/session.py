@@ -23,9 +23,11 @@ from firmware_bridge.clocksync import ClockSync
 from firmware_bridge.firmware.core import seq_before
 
 MS = 1_000_000
-WARMUP_QUERIES = 3000  # quick queries after a (re)boot: a minute at 50 a second
+WARMUP_QUERIES = 3000  # quick queries after a (re)boot: 45 s of them (the burst, then 50 a second)
 UP_AFTER_QUERIES = 10  # queries before edges flow: 0.2 s after a board boots
 WARMUP_INTERVAL_NS = 20 * MS
+BURST_QUERIES = 1000  # of which the first come quicker still: 5 s at 200 a second
+BURST_INTERVAL_NS = 5 * MS
 QUERY_INTERVAL_NS = 100 * MS
 SILENCE_NS = 3000 * MS  # no frame for this long while up: the link is lost
 RTO_MIN_NS = 10 * MS
@@ -374,5 +376,6 @@ class HostSession:
         warm = pending.warmup_left > 0
         pending.warmup_left -= 1
         pending.sent += 1
-        pending.next_query_ns = now_ns + (WARMUP_INTERVAL_NS if warm else self.query_interval_ns)
+        interval = BURST_INTERVAL_NS if pending.sent <= BURST_QUERIES else WARMUP_INTERVAL_NS
+        pending.next_query_ns = now_ns + (interval if warm else self.query_interval_ns)
         return [p.clock_query(token)]

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Callable
+
+import pytest
 
 from controller.sensors.edges import EdgeEvent
 from controller.sensors.health import HealthEvent
@@ -59,6 +62,64 @@ def test_mapped_times_are_close_to_the_true_ones_under_drift_and_jitter() -> Non
     assert errors[len(errors) // 2] < 50_000 and errors[-1] < 300_000
     clock = bridge.session.clock
     assert clock is not None and abs(clock.drift_ppm - 200.0) < 5.0
+
+
+@pytest.mark.parametrize("seed", [3, 5, 7, 10])
+def test_edges_a_second_after_boot_are_mapped_within_200_us(seed: int) -> None:
+    # Seeds whose first seconds broke 200 us with the regression sync (202-243 us).
+    bridge = SimBridge(LINES, seed=seed, drift_ppm=100.0, noise=LinkNoise(jitter_ns=2_000_000))
+    bridge.record_truth = True
+    bridge.start(lambda e: None)
+    pushed = _push_random(bridge, seed, 1 * S, 15 * S, 20.0)
+    bridge.advance_to(16 * S)
+    errors = [abs(e.t_ns - true) for e, true in bridge.delivered]
+    assert len(errors) == pushed and max(errors) <= 200_000
+
+
+def _exchanges(
+    rng: random.Random, rate_at: Callable[[int], float], n: int, every_ns: int
+) -> list[tuple[int, int, int, int]]:
+    """(sent, read, counter, received) every ``every_ns``: a counter whose
+    rate (counts per us) is ``rate_at(t)``, read at ``read``, with 0.1-2.1 ms
+    of delay each way."""
+    out, count, last = [], 5_000.0, 0
+    for k in range(n):
+        sent = k * every_ns
+        read = sent + 100_000 + rng.randrange(2_000_000)
+        count += (read - last) / 1000 * rate_at(read)
+        last = read
+        out.append((sent, read, int(count), read + 100_000 + rng.randrange(2_000_000)))
+    return out
+
+
+def _warming(t: int) -> float:
+    """A crystal warming up: 100 ppm fast, rising 1 ppm a minute from 60 s to 11 min."""
+    return 1.0001 + 1e-5 * min(max(t - 60 * S, 0) / (600 * S), 1.0)
+
+
+def _stepped(t: int) -> float:
+    """Worse than any crystal: 100 ppm, then 110 ppm from 100 s."""
+    return 1.0001 if t < 100 * S else 1.00011
+
+
+@pytest.mark.parametrize(("rate", "settled_s"), [(_warming, 30), (_stepped, 300)])
+def test_a_changing_rate_is_followed(rate: Callable[[int], float], settled_s: int) -> None:
+    # Each read's counter is mapped before that exchange is added (100 ms on).
+    # Old exchanges go after a window (two minutes), or at once when they
+    # contradict the new ones, so the mapping follows the rate.
+    sync = ClockSync()
+    errors: list[tuple[int, int]] = []  # (true ns, error ns)
+    exchanges = _exchanges(random.Random(4), rate, 8000, 100_000_000)
+    for (sent, _, counter, received), (_, read, following, _) in itertools.pairwise(exchanges):
+        sync.add(sent, counter, received)
+        if sent > 10 * S:
+            errors.append((read, abs(sync.to_mono_ns(sync.extend(following)) - read)))
+    assert sync.outliers == 0 and abs(sync.drift_ppm - 110.0) < 1.0
+    assert max(e for _, e in errors) < 300_000
+    settled = sorted(e for t, e in errors if t > settled_s * S)
+    assert settled[int(len(settled) * 0.99)] < 50_000 and settled[-1] < 100_000
+    if rate is _stepped:
+        assert sync.rebuilds >= 1  # the step contradicted the old exchanges
 
 
 def test_unplug_and_replug_keep_every_edge_and_report_the_link() -> None:
