@@ -452,9 +452,10 @@ class TableService:
     def _link_health(self, event: HealthEvent) -> None:
         """The bridge's link lost or back (``mono_ns``), in time order with the edges.
 
-        Lost: every edge before it is in, so the pipeline runs up to it, the
-        loss is ruled at once (the table is suspended now, not when the board
-        returns), and the pipeline's timers stop. Back: the board now sends
+        Lost: every edge before it is in, so the pipeline releases all it
+        holds up to it (look-ahead or not), the loss is ruled at once (the
+        table is suspended now, not when the board returns), and the
+        pipeline's timers stop. Back: the board now sends
         the edges it kept; the report waits in the pipeline behind them, and
         the timers start again once the catch-up time is over, so a beam
         broken and cleared during the outage is not taken for a blocked one.
@@ -462,7 +463,9 @@ class TableService:
         assert self.pipeline is not None
         mono = self.clock.mono_ns()
         if not event.ok:
-            self._sensor_events(self.pipeline.tick(mono))
+            # No edge can come now to go before what the look-ahead holds: a
+            # command sent just before the loss goes before any sent during it.
+            self._sensor_events(self.pipeline.flush(mono))
             self._from_mono([event])
             self._frozen_until = sys.maxsize
         else:

@@ -140,3 +140,25 @@ def test_unplug_and_replug_mid_match_suspends_then_resumes(tmp_path: Path) -> No
     recovered = [r for r in rows if "bridge" in r[5] and "recovered" in r[5]]
     assert recovered and 3.0 < recovered[0][4] < 4.0
     assert table.state()["suspended"] == []
+
+
+def test_a_command_during_an_outage_waits_for_none_held_before_it(tmp_path: Path) -> None:
+    # The landing (3.0) is still in the fusion's look-ahead when the cable is
+    # pulled (3.3). The next Go (4.0), sent while the table is suspended and
+    # run at once, must not overtake it: the landing is ruled first, at 3.0.
+    table = BridgeTable(tmp_path)
+    table.cmd("go", 0.0)
+    table.press("call_heads", 2.1)
+    table.crossing("start", 2.3)
+    table.crossing("fault", 2.5)
+    table.cmd("landed", 3.0, face="heads")
+    table.at(3.3)
+    table.bridge.unplug(table.clock.mono_ns())
+    table.cmd("go", 4.0)
+    table.at(6.0)
+    rows = [(r[0], r[4], r[5]) for r in table.rulings()]
+    point = next(i for i, r in enumerate(rows) if r[0] == "point")
+    lost = next(i for i, r in enumerate(rows) if r[0] == "suspended")
+    ready = [i for i, r in enumerate(rows) if r[2].startswith("Ready - Go")]
+    assert rows[point][1] == 3.0 and point < lost
+    assert len(ready) == 2 and rows[ready[1]][1] == 4.0 and lost < ready[1]

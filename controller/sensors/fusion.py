@@ -196,13 +196,20 @@ class HeadsAndTailsFusion:
         self._order += 1
         heapq.heappush(self._pending, (event.t_ns, self._order, event))
 
-    def _release(self) -> list[Event]:
+    def flush(self, t_ns: int) -> list[Event]:
+        """Release every held event dated up to ``t_ns`` now, without waiting
+        out the look-ahead (call :meth:`tick` first)."""
+        return self._release(t_ns)
+
+    def _release(self, upto: int | None = None) -> list[Event]:
         now = self._now
         if now is None:
             return []
         watermark = now if self._flight_since is not None else now - self.config.max_latency_ns
         if (since := self._undecided_since()) is not None:
             watermark = min(watermark, since - 1)
+        if upto is not None:
+            watermark = upto
         out: list[Event] = []
         while self._pending and self._pending[0][0] <= watermark:
             event = heapq.heappop(self._pending)[2]

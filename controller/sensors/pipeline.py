@@ -138,8 +138,12 @@ class ClockOrder:
     def tick(self, t_ns: int) -> list[Event]:
         """Release every event at least ``reorder_ns`` old by ``t_ns``."""
         self._now = t_ns if self._now is None else max(self._now, t_ns)
+        return self.flush(self._now - self.max_latency_ns)
+
+    def flush(self, t_ns: int) -> list[Event]:
+        """Release every event dated up to ``t_ns`` now (no edge can still come)."""
         out: list[Event] = []
-        while self._pending and self._pending[0][0] + self.max_latency_ns <= self._now:
+        while self._pending and self._pending[0][0] <= t_ns:
             out.append(heapq.heappop(self._pending)[2])
         return out
 
@@ -310,6 +314,12 @@ class SensorPipeline:
         for output in self.buttons.tick(t_ns):
             out += self._button(output)
         return out + self.fusion.tick(t_ns)
+
+    def flush(self, t_ns: int) -> list[Event]:
+        """Time to ``t_ns``, then every held event dated up to it, without
+        waiting out the look-ahead: for when no edge can come any more to go
+        before them (the sensor link is lost)."""
+        return self.tick(t_ns) + self.fusion.flush(t_ns)
 
     def deadline(self) -> int | None:
         """When :meth:`tick` must next run (None: nothing is pending)."""
