@@ -5,10 +5,13 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
 
+from controller.games.tiddlywinks.module import MODULE
+from controller.strict import Table
 from vision.mat.render import MatRig, render
 from vision.mat.synth.scene import MatScene, TrueWink
 
@@ -83,3 +86,21 @@ def test_an_unreadable_frame_names_the_file_and_key(tmp_path: Path) -> None:
     assert done.returncode != 0
     assert "frame.toml" in done.stderr and "frame" in done.stderr and "markers" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def _frame_shot(parse: Any) -> tuple[str, ...]:
+    # a blue 16 mm wink near (100, 0): which of b3..b6 it is depends on the mat before
+    frame = {"rig": 3, "seed": 4, "winks": [{"id": "b5", "x": 102.0, "y": 1.0}]}
+    event = parse("shot", Table({"frame": frame}, str(ROOT / "f.toml"), "input 2"), 9)
+    return tuple(s.id for s in event.winks)
+
+
+def test_each_parse_carries_its_own_mat() -> None:
+    settings = MODULE.parse_match(Table({"format": "singles", "players": ["ann", "ben"]}, "f", "m"))
+    first = MODULE.input_parser(settings)
+    placed = {"winks": [{"id": "b4", "x": 100.0, "y": 0.0}]}
+    first("place", Table(placed, "f.toml", "input 1"), 0)
+    assert _frame_shot(first) == ("b4",)  # named from the mat the place left
+    # a new parse with the same settings starts from a new mat: nothing carried over
+    assert _frame_shot(MODULE.input_parser(settings)) == ("b3",)
+    assert first.mat != MODULE.input_parser(settings).mat

@@ -23,8 +23,9 @@ winks = [{ id = "g2", x = 120.0, y = -40.0 },
 A render draws the listed winks only (unlisted winks are not on the mat);
 ``level`` stacks a wink on those below it. Either way the analysis
 (:mod:`vision.mat.analyse`) measures the frame and :mod:`vision.mat.convert`
-names the winks from the mat as the file's earlier inputs left it (kept per
-parse by :class:`FrameTrack`), so ids follow the winks from shot to shot.
+names the winks from the mat as the file's earlier inputs left it (the
+parse carries that mat: :class:`controller.games.tiddlywinks.scenario.InputParser`
+passes it in), so ids follow the winks from shot to shot.
 
 This module imports OpenCV only when a frame is read, so a scenario without
 frames needs none.
@@ -36,28 +37,8 @@ from pathlib import Path
 from typing import Any
 
 from controller.games.tiddlywinks.events import Sighting
-from controller.games.tiddlywinks.geometry import WINK_IDS, Mat, MatSpec, new_mat
-from controller.games.tiddlywinks.observe import place_winks
+from controller.games.tiddlywinks.geometry import WINK_IDS, Mat, MatSpec
 from controller.strict import Table
-
-_TRACKS: dict[int, tuple[object, Mat]] = {}
-"""Per parse (keyed by its settings object, which it keeps alive): the mat as
-the file's inputs so far leave it, for naming the winks of the next frame."""
-
-
-class FrameTrack:
-    """The mat as a scenario's inputs leave it, as far as the parser knows."""
-
-    @staticmethod
-    def mat(owner: object) -> Mat:
-        """The mat for ``owner`` (a parse's settings); new at first."""
-        got = _TRACKS.get(id(owner))
-        return got[1] if got is not None and got[0] is owner else new_mat()
-
-    @staticmethod
-    def note(owner: object, spec: MatSpec, sightings: tuple[Sighting, ...]) -> None:
-        """Winks seen (a shot) or set (a place): where they are now."""
-        _TRACKS[id(owner)] = (owner, place_winks(spec, FrameTrack.mat(owner), sightings))
 
 
 def _render_spec(table: Table, spec: MatSpec) -> Any:
@@ -80,8 +61,9 @@ def _render_spec(table: Table, spec: MatSpec) -> Any:
     return MatScene(tuple(winks), spec)
 
 
-def frame_sightings(table: Table, owner: object, spec: MatSpec) -> tuple[Sighting, ...]:
-    """The winks of the ``frame`` key of a shot input (a path or a render)."""
+def frame_sightings(table: Table, mat: Mat, spec: MatSpec) -> tuple[Sighting, ...]:
+    """The winks of the ``frame`` key of a shot input (a path or a render),
+    named from ``mat``: the mat as the winks lay before this shot."""
     try:
         from vision.mat.analyse import analyse
         from vision.mat.convert import to_sightings
@@ -110,6 +92,4 @@ def frame_sightings(table: Table, owner: object, spec: MatSpec) -> tuple[Sightin
     except VisionError as exc:
         raise table.fail("frame", str(exc)) from None
     played = table.raw("wink", None)
-    return to_sightings(
-        obs, FrameTrack.mat(owner), played if isinstance(played, str) else None
-    ).sightings
+    return to_sightings(obs, mat, played if isinstance(played, str) else None).sightings
