@@ -12,11 +12,15 @@ import cv2
 import numpy as np
 import pytest
 
-from controller.games.tiddlywinks.geometry import MatSpec
+from controller.games.tiddlywinks.events import Sighting
+from controller.games.tiddlywinks.geometry import MatSpec, new_mat
+from controller.games.tiddlywinks.observe import place_winks
+from vision.mat.analyse import MatAnalyser
 from vision.mat.camera import MatCalibration
 from vision.mat.render import MatRig, render
-from vision.mat.settle import MatSettle, mat_region
+from vision.mat.settle import MatSettle, ShotWatch, mat_region
 from vision.mat.synth.scene import MatScene, TrueWink
+from vision.model import Frame
 
 FRAME_NS = 100_000_000  # a 10 frames/s preview
 PREVIEW = (640, 360)
@@ -137,3 +141,35 @@ def test_a_shot_button_without_visible_motion_settles_after_the_hold() -> None:
     detector.expect_motion(3 * FRAME_NS)
     fired = [i for i, f in enumerate(frames[3:], 3) if detector.feed(f, i * FRAME_NS)]
     assert fired == [3 + 4]
+
+
+def test_the_settled_still_becomes_the_shot_named_from_the_engines_mat() -> None:
+    rig = _rig()
+    analyser = MatAnalyser(MatCalibration.from_projection(rig.projection(), rig.size))
+    before = place_winks(MatSpec(), new_mat(), [Sighting(w.id, w.x, w.y) for w in REST])
+    before = place_winks(MatSpec(), before, [Sighting("b5", -500.0, 100.0)])
+    end = (-300.0, 60.0)
+    places = [(-500.0, 100.0)] * 3 + _slide((-500.0, 100.0), end, 8) + [end] * 8
+    stills: list[int] = []
+
+    def still() -> Frame:  # the full-resolution picture, taken when asked
+        stills.append(len(stills))
+        return render(rig, MatScene((*REST, TrueWink("b3", *end))), seed=8)
+
+    watch = ShotWatch(analyser.analyse)
+    shots = [
+        (i, shot)
+        for i, image in enumerate(_stream(places, seed=10))
+        if (shot := watch.preview(image, i * FRAME_NS, still, before, "b5")) is not None
+    ]
+    assert len(shots) == 1 and len(stills) == 1 and shots[0][0] == 10 + 4
+    shot = shots[0][1]
+    seen = {s.id: s for s in shot.winks}
+    # the 16 mm blue wink is b5, the one that was played, not b3 as drawn
+    assert shot.wink == "b5" and "b3" not in seen
+    assert seen["b5"].x == pytest.approx(end[0], abs=1.0)
+    assert seen["b5"].y == pytest.approx(end[1], abs=1.0)
+    assert {"g1", "r4"} <= set(seen)
+    # the shot button ends a shot at once, moving or not
+    pressed = watch.button(99 * FRAME_NS, still, before, "b5")
+    assert pressed.t_ns == 99 * FRAME_NS and {s.id for s in pressed.winks} == set(seen)

@@ -35,6 +35,7 @@ its calibration, with a margin.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -42,9 +43,13 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from controller.games.tiddlywinks.events import Shot
+
 if TYPE_CHECKING:
-    from controller.games.tiddlywinks.geometry import MatSpec
+    from controller.games.tiddlywinks.geometry import Mat, MatSpec
     from vision.mat.camera import MatCalibration
+    from vision.mat.model import MatObservation
+    from vision.model import Frame
 
 Grey = NDArray[np.float32]
 Mask = NDArray[np.bool_]
@@ -205,3 +210,48 @@ def mat_region(calibration: MatCalibration, spec: MatSpec, margin_mm: float = 60
     mask = np.zeros((h, w), np.uint8)
     cv2.fillPoly(mask, [px], 1)
     return np.asarray(mask > 0)
+
+
+class ShotWatch:
+    """From the camera to the engine's ``shot`` input: what a live tiddlywinks
+    table runs between shots (``docs/tiddlywinks.md``, "Shots from the camera").
+
+    :meth:`preview` takes each preview frame; when the mat settles (or at
+    once, on the shot button: :meth:`button`) the full-resolution ``still``
+    is analysed and its winks named from ``mat``, the engine's mat before the
+    shot (:func:`vision.mat.convert.to_sightings`), giving the
+    :class:`~controller.games.tiddlywinks.events.Shot` to apply. The camera
+    and the service loop that polls it are the caller's.
+    """
+
+    def __init__(
+        self, analyse: Callable[[Frame], MatObservation], settle: MatSettle | None = None
+    ) -> None:
+        self.analyse = analyse
+        self.settle = settle or MatSettle()
+        self.notes: tuple[str, ...] = ()
+        """What the last shot's naming left for the umpire (winks not seen)."""
+
+    def preview(
+        self, image: NDArray[np.generic], t_ns: int, still: Callable[[], Frame], mat: Mat,
+        wink: str | None = None,
+    ) -> Shot | None:  # fmt: skip
+        """One preview frame; the shot once the mat has settled, else None."""
+        if not self.settle.feed(image, t_ns):
+            return None
+        return self.shot(still(), t_ns, mat, wink)
+
+    def button(
+        self, t_ns: int, still: Callable[[], Frame], mat: Mat, wink: str | None = None
+    ) -> Shot:
+        """The shot button: the shot ends now (the mat is taken as it lies)."""
+        self.settle.moving = False
+        return self.shot(still(), t_ns, mat, wink)
+
+    def shot(self, still: Frame, t_ns: int, mat: Mat, wink: str | None = None) -> Shot:
+        """The ``shot`` input ``still`` shows, winks named from ``mat``."""
+        from vision.mat.convert import to_sightings
+
+        named = to_sightings(self.analyse(still), mat, wink)
+        self.notes = named.notes
+        return Shot(t_ns=t_ns, winks=named.sightings, wink=wink, complete=named.complete)
