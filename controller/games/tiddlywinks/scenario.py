@@ -143,6 +143,23 @@ def _sightings(
     return out
 
 
+def _squidge(table: Table, settings: Settings) -> tuple[Sighting, ...]:
+    if not table.has("frame"):
+        return _sightings(table, "winks", squidge=True)
+    from vision.mat.scenario import squidge_sightings  # frame level: 5(a) from the picture
+
+    if table.has("winks"):
+        raise table.fail("frame", "a squidge has 'winks' or a 'frame', not both")
+    names = table.strings("colours", [c.value for c in COLOURS])
+    try:
+        colours = [Colour(n) for n in names]
+    except ValueError:
+        raise table.fail("colours", f"colours are {', '.join(c.value for c in COLOURS)}") from None
+    if not colours or len(set(colours)) != len(colours):
+        raise table.fail("colours", "the colours in contention, each once")
+    return squidge_sightings(table, settings.mat, sorted(colours, key=COLOURS.index))
+
+
 def _shot(table: Table, t_ns: int, settings: Settings, mat: Mat | None) -> Shot:
     if table.has("frame"):  # frame level: the winks come from the mat analysis
         from vision.mat.scenario import frame_sightings
@@ -207,7 +224,7 @@ def parse_input(
     """
     event: Event
     if kind == "squidge":
-        event = Squidge(t_ns=t_ns, winks=_sightings(table, "winks", squidge=True))
+        event = Squidge(t_ns=t_ns, winks=_squidge(table, settings))
     elif kind == "shot":
         event = _shot(table, t_ns, settings, mat)
     elif kind == "pass":
