@@ -24,7 +24,7 @@ A render draws the listed winks only (unlisted winks are not on the mat);
 ``level`` stacks a wink on those below it. Either way the analysis
 (:mod:`vision.mat.analyse`) measures the frame and :mod:`vision.mat.convert`
 names the winks from the mat as the file's earlier inputs left it (the
-parse carries that mat: :class:`controller.games.tiddlywinks.scenario.InputParser`
+parse carries that mat: :class:`controller.games.tiddlywinks.scenario.FileParser`
 passes it in), so ids follow the winks from shot to shot.
 
 A ``squidge`` with a ``frame`` (and, for a resquidge, ``colours``: those

@@ -45,8 +45,8 @@ class TiddlywinksModule(ModuleDefaults):
     def parse_input(self, kind: str, table: Table, t_ns: int, settings: Settings) -> Event:
         return scenario.parse_input(kind, table, t_ns, settings)
 
-    def input_parser(self, settings: Settings) -> scenario.InputParser:
-        return scenario.InputParser(settings)
+    def input_parser(self, settings: Settings) -> scenario.FileParser:
+        return scenario.FileParser(settings)
 
     def encode(self, event: Event) -> tuple[str, dict[str, JSON]]:
         return codec.encode(event)

@@ -220,7 +220,7 @@ def parse_input(
 
     ``mat`` is the mat as the inputs before this one leave it: a frame-level
     shot names the winks it sees from it (None: a new mat, every wink behind
-    its baseline). :class:`InputParser` keeps it through a whole file.
+    its baseline). :class:`FileParser` keeps it through a whole file.
     """
     event: Event
     if kind == "squidge":
@@ -250,12 +250,14 @@ def parse_input(
 
 
 @dataclass(slots=True)
-class InputParser:
+class FileParser:
     """One file's inputs, parsed in file order: carries the mat as the inputs
-    so far leave it (shots and placings), so that frame-level shots name the
-    winks they see from it. One per parse; nothing outlives it.
+    so far leave it (shots, placings, an umpire's corrections), so that
+    frame-level shots name the winks they see from it. One per parse; nothing
+    outlives it. It follows the file, not the engine's rulings: a foul shot
+    later retracted (12) has still moved the winks here.
 
-    >>> parse = InputParser(Settings(Format.SINGLES, ("ann", "ben", "ann", "ben")))
+    >>> parse = FileParser(Settings(Format.SINGLES, ("ann", "ben", "ann", "ben")))
     >>> doc = {"winks": [{"id": "b1", "x": 10.0, "y": 0.0}]}
     >>> _ = parse("place", Table(doc, "f.toml", "input 1"), 0)
     >>> [(w.id, w.x) for w in parse.mat[:1]]
@@ -267,6 +269,6 @@ class InputParser:
 
     def __call__(self, kind: str, table: Table, t_ns: int) -> Event:
         event = parse_input(kind, table, t_ns, self.settings, self.mat)
-        if isinstance(event, Shot | Replace):
+        if isinstance(event, Shot | Replace | Umpire):
             self.mat = place_winks(self.settings.mat, self.mat, event.winks)
         return event
