@@ -7,6 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from controller.clock import interpolate
 from controller.games.tiddlywinks.engine import TiddlywinksEngine
 from controller.games.tiddlywinks.events import (
@@ -24,6 +27,7 @@ from controller.games.tiddlywinks.state import Format, Settings, State
 from controller.model import Decision, Event, RulingKind, Tick
 
 S = 1_000_000_000
+MS = 1_000_000
 SHARED_KEYS = {
     "running", "paused", "remaining_ms", "delay_left_ms", "moves", "periods_left", "period_ms",
     "mode", "stage", "flagged", "gaining", "count_past_zero", "flag_at_ns", "at_ns",
@@ -46,7 +50,9 @@ class Table:
         self.state: State = self.engine.start(self.settings)
 
     def at(self, seconds: float, kind: type[Event], **fields: Any) -> None:
-        t = round(seconds * S)
+        self.at_ns(round(seconds * S), kind, **fields)
+
+    def at_ns(self, t: int, kind: type[Event], **fields: Any) -> None:
         due = self.engine.deadline(self.state)
         while due is not None and due < t:
             self.state, out = self.engine.step(self.state, Tick(t_ns=due))
@@ -141,3 +147,30 @@ def test_a_pot_out_stops_game_time_for_good() -> None:
     doc = table.clock(30)
     assert doc is not None and doc["running"] is None and doc["remaining_ms"] == {"game": 54_000}
     assert table.engine.deadline(table.state) is None  # 8: rule 9 ceases to apply
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(1, 8 * S), st.integers(0, 9 * S), st.booleans()),
+        max_size=6,
+    )
+)
+def test_the_limit_falls_after_exactly_its_game_time(stops: list[tuple[int, int, bool]]) -> None:
+    """However game time is stopped (the umpire, pauses; any ns timestamps),
+    the limit runs out when 60 s of game time, counted in whole ms as the
+    clock engine does, have passed since the first shot (at 10 s)."""
+    table = Table()
+    table.start()
+    t, stopped_ms = 10 * S, 0
+    for gap, length, umpire in stops:  # at most 48 s of game time: no expiry
+        begin, end = t + gap, t + gap + length
+        if umpire:
+            table.at_ns(begin, Umpire, action=UmpireAction.CALL)
+            table.at_ns(end, Umpire, action=UmpireAction.DECISION)
+        else:
+            table.at_ns(begin, TimeOut, reason="a wink lost")
+            table.at_ns(end, TimeIn)
+        stopped_ms += end // MS - begin // MS
+        t = end
+    assert table.engine.deadline(table.state) == (70_000 + stopped_ms) * MS
