@@ -20,7 +20,7 @@ Resumed(t_ns=5, down_ns=7)
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol, TypeVar
 
 from controller.engine import Engine
@@ -32,6 +32,9 @@ from controller.strict import Table
 S = TypeVar("S")
 M = TypeVar("M")
 M_contra = TypeVar("M_contra", contravariant=True)
+
+InputParser = Callable[[str, Table, int], Event]
+"""One file's input parser: ``(kind, table, t_ns)`` to the event."""
 
 COMMON_KINDS = ("tick", "resumed", "end_match", "health")
 """Journal kinds every game shares; none of them is a scenario input type."""
@@ -92,6 +95,13 @@ class GameModule(Protocol[S, M]):
         """A semantic input of type ``kind`` (one of :attr:`input_types`)."""
         ...
 
+    def input_parser(self, settings: M) -> InputParser:
+        """A parser for one file's inputs in file order, ``(kind, table, t_ns)``
+        to event: a game whose inputs depend on the ones before (tiddlywinks'
+        frame-level shots name winks from the mat as the file left it) keeps
+        that state in the parser it returns, for this parse only."""
+        ...
+
     def command(self, verb: str, fields: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         """The (input type, payload) a command carries; ``verb`` is in :attr:`verbs`.
 
@@ -135,6 +145,13 @@ class ModuleDefaults:
 
     def settings(self, state: Any) -> Any:
         return state.settings
+
+    def parse_input(self, kind: str, table: Table, t_ns: int, settings: Any) -> Event:
+        raise NotImplementedError  # every game reads its own inputs
+
+    def input_parser(self, settings: Any) -> InputParser:
+        # Inputs that stand alone: each is parsed on its own.
+        return lambda kind, table, t_ns: self.parse_input(kind, table, t_ns, settings)
 
     def command(self, verb: str, fields: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         # Every input type is a verb of its own, with the input's fields.

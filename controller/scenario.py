@@ -16,7 +16,7 @@ from typing import Any
 
 from controller.errors import ScenarioError
 from controller.expect import Expect, parse_expect
-from controller.gamemodule import GameModule
+from controller.gamemodule import GameModule, InputParser
 from controller.games.registry import SUPPORTED, module_for, supported_names
 from controller.model import Event, Game
 from controller.sensors.inputs import (
@@ -82,7 +82,7 @@ def _input(
     index: int,
     source: str,
     module: GameModule[Any, Any],
-    settings: Any,
+    parse: InputParser,
     setup: SensorSetup,
     camera: Any = None,
 ) -> Event | SensorInput:
@@ -104,7 +104,7 @@ def _input(
         from vision.scenario import parse_frame
 
         return parse_frame(table, t_ns, camera, Path(source).parent)
-    return module.parse_input(kind, table, t_ns, settings)
+    return parse(kind, table, t_ns)
 
 
 def _inputs(
@@ -117,8 +117,9 @@ def _inputs(
 ) -> tuple[list[ScenarioInput], list[SensorInput]]:
     inputs: list[ScenarioInput] = []
     sensor_inputs: list[SensorInput] = []
+    parse = module.input_parser(settings)  # in file order, before the sort by time
     for index, entry in top.tables("input"):
-        parsed = _input(entry, index, source, module, settings, setup, camera)
+        parsed = _input(entry, index, source, module, parse, setup, camera)
         if isinstance(parsed, SensorInput):
             sensor_inputs.append(parsed)
         else:

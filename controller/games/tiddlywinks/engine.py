@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from controller.games.step import rule_health
-from controller.games.tiddlywinks import handlers, timer
+from controller.games.tiddlywinks import gametime, handlers
 from controller.games.tiddlywinks.events import (
     Concede,
     Foul,
@@ -38,7 +38,7 @@ def expiry_due(state: State) -> int | None:
     """When the time limit runs out, if it still can (9(a), 8)."""
     if state.phase not in (Phase.PLAY, Phase.FOUL) or state.expired or state.out_order:
         return None
-    return timer.expiry(state.timer)
+    return gametime.expiry(state.time)
 
 
 def in_last_rounds(state: State) -> bool:
@@ -52,13 +52,14 @@ def in_last_rounds(state: State) -> bool:
     )
 
 
+def shot_limit_applies(state: State) -> bool:
+    """True when the optional 9(c) is set and a shot is awaited in the five rounds."""
+    return state.settings.shot_limit and state.phase is Phase.PLAY and in_last_rounds(state)
+
+
 def shot_due(state: State) -> int | None:
     """When the awaited shot is forfeited under the optional 9(c), if it applies."""
-    if not state.settings.shot_limit or state.phase is not Phase.PLAY:
-        return None
-    if not in_last_rounds(state):
-        return None
-    return timer.at_elapsed(state.timer, state.shot_since_ns + state.settings.shot_limit_ns)
+    return gametime.shot_expiry(state.time) if shot_limit_applies(state) else None
 
 
 def on_tick(step: Step, event: Tick) -> None:
@@ -84,7 +85,7 @@ def on_tick(step: Step, event: Tick) -> None:
         limit = ns_to_seconds(state.settings.shot_limit_ns)
         step.update(
             shots_left=state.shots_left - 1,
-            shot_since_ns=timer.elapsed(state.timer, event.t_ns),
+            time=gametime.restart_shot(state.time, event.t_ns),
         )
         step.emit(
             RulingKind.FORFEIT,
@@ -204,7 +205,7 @@ def snapshot(state: State) -> dict[str, JSON]:
         "keep_free": None if state.keep_free is None else state.keep_free.value,
         "expired": state.expired,
         "turns_left": state.turns_left,
-        "time_stopped": timer.paused(state.timer),
+        "time_stopped": gametime.paused(state.time),
         "potted_out": [[c.value for c in g] for g in state.out_order],
         "tiddlies": {c.value: n for c, n in tiddlies(state.mat).items()},
         "shots": len(state.shots),

@@ -6,7 +6,8 @@ from __future__ import annotations
 import dataclasses
 from fractions import Fraction
 
-from controller.games.tiddlywinks import timer
+from controller.clock import PauseReason
+from controller.games.tiddlywinks import gametime
 from controller.games.tiddlywinks.events import (
     Concede,
     Foul,
@@ -48,7 +49,6 @@ from controller.games.tiddlywinks.turns import (
     settle,
 )
 from controller.model import JSON, EndMatch, RulingKind
-from controller.timebase import seconds_to_ns
 
 
 def _squidge_json(state: State, wink: Wink, off: bool) -> JSON:
@@ -129,7 +129,7 @@ def _restore(step: Step, before: State) -> None:
     step.state = dataclasses.replace(
         before,
         decided=current.decided,
-        timer=current.timer,
+        time=current.time,
         suspended=current.suspended,
         log=current.log,
         shots=shots,
@@ -218,11 +218,11 @@ def on_umpire(step: Step, event: Umpire) -> None:
     final and may correct the mat. 9(a): the limit may be extended."""
     state = step.state
     if event.action is UmpireAction.CALL:
-        step.update(timer=timer.pause(state.timer, "umpire", step.t_ns))
+        step.update(time=gametime.pause(state.time, PauseReason.TD_CALL, "umpire", step.t_ns))
         step.notice("14", f"umpire called{_detail(event)}: game time stopped")
     elif event.action is UmpireAction.EXTEND:
         minutes = event.minutes
-        step.update(timer=timer.extend(state.timer, seconds_to_ns(minutes * 60)))
+        step.update(time=gametime.extend(state.time, round(minutes * 60_000), step.t_ns))
         step.emit(
             RulingKind.UMPIRE,
             "9(a)",
@@ -234,7 +234,7 @@ def on_umpire(step: Step, event: Umpire) -> None:
         if event.winks:
             step.update(mat=place_winks(state.settings.mat, state.mat, event.winks))
             _check_mat(step, step.state.mat)
-        step.update(timer=timer.resume(step.state.timer, step.t_ns))
+        step.update(time=gametime.resume(step.state.time, step.t_ns))
         step.emit(RulingKind.UMPIRE, "14", None, None, f"umpire's decision{_detail(event)}")
         if event.winks and step.state.phase is Phase.PLAY:
             free_turn_checks(step, state.mat, nominated_colour=step.state.turn)
@@ -264,17 +264,18 @@ def _reason(reason: str) -> str:
 
 def on_time_out(step: Step, event: TimeOut) -> None:
     """9(a), 12(e): time that is not counted as part of the game."""
-    step.update(timer=timer.pause(step.state.timer, event.reason or "time out", step.t_ns))
+    note = event.reason or "time out"
+    step.update(time=gametime.pause(step.state.time, PauseReason.TIME_OUT, note, step.t_ns))
     step.notice("9(a)", f"game time stopped{_reason(event.reason)}")
 
 
 def on_time_in(step: Step, event: TimeIn) -> None:
     """Game time runs again."""
     del event
-    if step.state.timer.paused_since is None:
+    if gametime.paused(step.state.time) is None:
         step.notice(None, "game time was not stopped")
         return
-    step.update(timer=timer.resume(step.state.timer, step.t_ns))
+    step.update(time=gametime.resume(step.state.time, step.t_ns))
     step.notice("9(a)", "game time runs again")
 
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from controller.gamemodule import ModuleDefaults
-from controller.games.tiddlywinks import codec, record, scenario, timer
-from controller.games.tiddlywinks.engine import TiddlywinksEngine, expiry_due
+from controller.games.tiddlywinks import codec, gametime, record, scenario
+from controller.games.tiddlywinks.engine import TiddlywinksEngine, shot_limit_applies
 from controller.games.tiddlywinks.geometry import COLOURS
 from controller.games.tiddlywinks.state import Settings, State
 from controller.model import JSON, Event, Game, Ruling
@@ -45,6 +45,9 @@ class TiddlywinksModule(ModuleDefaults):
     def parse_input(self, kind: str, table: Table, t_ns: int, settings: Settings) -> Event:
         return scenario.parse_input(kind, table, t_ns, settings)
 
+    def input_parser(self, settings: Settings) -> scenario.FileParser:
+        return scenario.FileParser(settings)
+
     def encode(self, event: Event) -> tuple[str, dict[str, JSON]]:
         return codec.encode(event)
 
@@ -57,18 +60,9 @@ class TiddlywinksModule(ModuleDefaults):
         return record.record_json(state, rulings, origin_ns)
 
     def clock(self, state: State, t_ns: int) -> dict[str, JSON] | None:
-        """The game time (9(a)): remaining ms of the time limit, as one clock."""
-        t = state.timer
-        if t.started_ns is None:
-            return None
-        used = timer.elapsed(t, t_ns)
-        running = expiry_due(state) is not None or (state.expired and t.stopped_ns is None)
-        return {
-            "running": "game" if running and t.paused_since is None else None,
-            "paused": timer.paused(t),
-            "remaining_ms": {"game": (t.limit_ns - used) // 1_000_000},
-            "at_ns": t_ns // 1_000_000 * 1_000_000,
-        }
+        """Game time (9(a)) as the shared clock snapshot, player ``"game"``,
+        with the 9(c) shot limit as ``shot`` while it applies."""
+        return gametime.payload(state.time, t_ns, shot_limit_applies(state))
 
 
 MODULE = TiddlywinksModule()

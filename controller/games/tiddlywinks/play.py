@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from controller.games.tiddlywinks import timer
+from controller.games.tiddlywinks import gametime
 from controller.games.tiddlywinks.events import Shot
 from controller.games.tiddlywinks.geometry import (
     COLOURS,
@@ -123,14 +123,14 @@ def play_shot(step: Step, shot: Shot, *, accepted: bool) -> None:
     _check_mat(step, merged.mat)
     if merged.repotted:
         step.notice("5(c)", f"potted {', '.join(merged.repotted)} go back into the pot")
-    if state.timer.started_ns is None:
+    if not state.time.started:
         step.notice("9(a)", "the first shot after the squidge-off: game time starts")
-    step.update(timer=timer.start(state.timer, shot.t_ns), begun=True)
+    step.update(time=gametime.start(state.time, shot.t_ns), begun=True)
     correct = _correct_colour(state, shot)
     _shots_and_forfeits(step, merged, correct, accepted)
     if not _after_shot(step, state.mat, correct):
         return
-    step.update(shot_since_ns=timer.elapsed(step.state.timer, step.t_ns))
+    step.update(time=gametime.restart_shot(step.state.time, step.t_ns))
     settle(step)
 
 
@@ -207,7 +207,7 @@ def pot_outs(step: Step) -> bool:
     if first:
         stacks = "; ".join("+".join(p) for p in piles(state.mat)) or "none"
         step.update(
-            timer=timer.stop(step.state.timer, step.t_ns),
+            time=gametime.stop(step.state.time, step.t_ns),
             expired=False,
             turns_left=None,
             expiry_pending=False,
@@ -313,7 +313,7 @@ def resolve_accept(step: Step, foul: OpenFoul, colour: Colour | None) -> None:
     step.state = dataclasses.replace(
         foul.before,
         decided=current.decided,
-        timer=current.timer,
+        time=current.time,
         suspended=current.suspended,
         log=current.log,
         shots=current.shots[:-1],

@@ -7,6 +7,7 @@ Scenario files, commands and the journal share this one validator; see
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from controller.games.tiddlywinks.events import (
@@ -24,7 +25,8 @@ from controller.games.tiddlywinks.events import (
     Umpire,
     UmpireAction,
 )
-from controller.games.tiddlywinks.geometry import COLOURS, WINK_IDS, Colour, MatSpec
+from controller.games.tiddlywinks.geometry import COLOURS, WINK_IDS, Colour, Mat, MatSpec, new_mat
+from controller.games.tiddlywinks.observe import place_winks
 from controller.games.tiddlywinks.state import Format, Settings
 from controller.model import Event
 from controller.strict import Table
@@ -141,13 +143,30 @@ def _sightings(
     return out
 
 
-def _shot(table: Table, t_ns: int, settings: Settings) -> Shot:
+def _squidge(table: Table, settings: Settings) -> tuple[Sighting, ...]:
+    if not table.has("frame"):
+        return _sightings(table, "winks", squidge=True)
+    from vision.mat.scenario import squidge_sightings  # frame level: 5(a) from the picture
+
+    if table.has("winks"):
+        raise table.fail("frame", "a squidge has 'winks' or a 'frame', not both")
+    names = table.strings("colours", [c.value for c in COLOURS])
+    try:
+        colours = [Colour(n) for n in names]
+    except ValueError:
+        raise table.fail("colours", f"colours are {', '.join(c.value for c in COLOURS)}") from None
+    if not colours or len(set(colours)) != len(colours):
+        raise table.fail("colours", "the colours in contention, each once")
+    return squidge_sightings(table, settings.mat, sorted(colours, key=COLOURS.index))
+
+
+def _shot(table: Table, t_ns: int, settings: Settings, mat: Mat | None) -> Shot:
     if table.has("frame"):  # frame level: the winks come from the mat analysis
         from vision.mat.scenario import frame_sightings
 
         if table.has("winks"):
             raise table.fail("frame", "a shot has 'winks' or a 'frame', not both")
-        winks = frame_sightings(table, settings, settings.mat)
+        winks = frame_sightings(table, new_mat() if mat is None else mat, settings.mat)
     else:
         winks = _sightings(table, "winks")
     wink = table.string("wink", None)
@@ -194,13 +213,20 @@ def _concede(table: Table, t_ns: int) -> Concede:
     return Concede(t_ns=t_ns, order=order)
 
 
-def parse_input(kind: str, table: Table, t_ns: int, settings: Settings) -> Event:
-    """One ``[[input]]`` whose ``type`` and ``at`` have been read already."""
+def parse_input(
+    kind: str, table: Table, t_ns: int, settings: Settings, mat: Mat | None = None
+) -> Event:
+    """One ``[[input]]`` whose ``type`` and ``at`` have been read already.
+
+    ``mat`` is the mat as the inputs before this one leave it: a frame-level
+    shot names the winks it sees from it (None: a new mat, every wink behind
+    its baseline). :class:`FileParser` keeps it through a whole file.
+    """
     event: Event
     if kind == "squidge":
-        event = Squidge(t_ns=t_ns, winks=_sightings(table, "winks", squidge=True))
+        event = Squidge(t_ns=t_ns, winks=_squidge(table, settings))
     elif kind == "shot":
-        event = _shot(table, t_ns, settings)
+        event = _shot(table, t_ns, settings, mat)
     elif kind == "pass":
         event = Pass(t_ns=t_ns, colour=_colour(table, "colour"))
     elif kind == "place":
@@ -220,8 +246,29 @@ def parse_input(kind: str, table: Table, t_ns: int, settings: Settings) -> Event
     else:
         raise table.fail("type", f"{kind!r} is not an input type ({', '.join(INPUT_TYPES)})")
     table.finish()
-    if isinstance(event, Shot | Replace):  # frame-level shots name winks from this mat
-        from vision.mat.scenario import FrameTrack
-
-        FrameTrack.note(settings, settings.mat, event.winks)
     return event
+
+
+@dataclass(slots=True)
+class FileParser:
+    """One file's inputs, parsed in file order: carries the mat as the inputs
+    so far leave it (shots, placings, an umpire's corrections), so that
+    frame-level shots name the winks they see from it. One per parse; nothing
+    outlives it. It follows the file, not the engine's rulings: a foul shot
+    later retracted (12) has still moved the winks here.
+
+    >>> parse = FileParser(Settings(Format.SINGLES, ("ann", "ben", "ann", "ben")))
+    >>> doc = {"winks": [{"id": "b1", "x": 10.0, "y": 0.0}]}
+    >>> _ = parse("place", Table(doc, "f.toml", "input 1"), 0)
+    >>> [(w.id, w.x) for w in parse.mat[:1]]
+    [('b1', 10.0)]
+    """
+
+    settings: Settings
+    mat: Mat = field(default_factory=new_mat)
+
+    def __call__(self, kind: str, table: Table, t_ns: int) -> Event:
+        event = parse_input(kind, table, t_ns, self.settings, self.mat)
+        if isinstance(event, Shot | Replace | Umpire):
+            self.mat = place_winks(self.settings.mat, self.mat, event.winks)
+        return event

@@ -7,6 +7,7 @@ from enum import StrEnum
 from fractions import Fraction
 
 from controller.games.tiddlywinks.events import Shot
+from controller.games.tiddlywinks.gametime import GameTime, new_time
 from controller.games.tiddlywinks.geometry import (
     COLOURS,
     Colour,
@@ -15,7 +16,6 @@ from controller.games.tiddlywinks.geometry import (
     Side,
     new_mat,
 )
-from controller.games.tiddlywinks.timer import GameTimer
 from controller.model import Event
 from controller.timebase import seconds_to_ns
 
@@ -25,7 +25,7 @@ SHOT_LIMIT_NS = seconds_to_ns(120)  # 9(c)
 ROUNDS_AFTER = 5  # 9(b)
 REGULATION = MatSpec()
 NEW_MAT = new_mat()
-NO_TIMER = GameTimer(limit_ns=0)
+NO_TIME = new_time(1, 1)
 
 
 class Format(StrEnum):
@@ -151,12 +151,11 @@ class State:
     forfeits: tuple[int, int, int, int] = (0, 0, 0, 0)
     free: Free | None = None
     keep_free: Side | None = None
-    timer: GameTimer = NO_TIMER
+    time: GameTime = NO_TIME
     expired: bool = False
     expiry_pending: bool = False
     expiry_turn_open: bool = False
     turns_left: int | None = None
-    shot_since_ns: int = 0  # game time at which the awaited shot became due (9(c))
     out_order: tuple[tuple[Colour, ...], ...] = ()
     shots: tuple[ShotRecord, ...] = ()
     before_shot: State | None = None
@@ -182,4 +181,7 @@ class State:
 
 def new_game(settings: Settings) -> State:
     """The state before the squidge-off."""
-    return State(settings=settings, timer=GameTimer(limit_ns=settings.limit_ns))
+    ms = 1_000_000
+    return State(
+        settings=settings, time=new_time(settings.limit_ns // ms, settings.shot_limit_ns // ms)
+    )

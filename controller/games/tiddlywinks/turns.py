@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 from fractions import Fraction
 
-from controller.games.tiddlywinks import timer
+from controller.games.tiddlywinks import gametime
 from controller.games.tiddlywinks.geometry import (
     COLOURS,
     Colour,
@@ -46,7 +46,7 @@ def begin_turn(step: Step, colour: Colour, *, nominated: bool = False) -> None:
         nominated=nominated,
         nominate_next=False,
         free=free,
-        shot_since_ns=timer.elapsed(state.timer, step.t_ns),
+        time=gametime.restart_shot(state.time, step.t_ns),
     )
     if nominated:
         step.notice(
@@ -157,7 +157,7 @@ def apply_expiry(step: Step, *, turn_open: bool, deferred: bool = False) -> None
         expiry_pending=False,
         expiry_turn_open=turn_open,
         turns_left=turns,
-        shot_since_ns=timer.elapsed(state.timer, step.t_ns),
+        time=gametime.restart_shot(state.time, step.t_ns),
     )
     when = "before this turn" if not turn_open else "during this turn, at its end"
     rule = "11(e)" if deferred else "9(b)"
@@ -188,7 +188,7 @@ def finish(
     step.update(
         phase=Phase.OVER,
         result=tuple(sides.items()),
-        timer=timer.stop(step.state.timer, step.t_ns),
+        time=gametime.stop(step.state.time, step.t_ns),
         foul=None,
     )
     winner, loser = _winner_fields(step, sides)

@@ -1,0 +1,257 @@
+"""When has the mat settled? A shot ends "when all winks have come to rest"
+(5(b)): the camera's low-resolution preview stream says so.
+
+Each preview frame is reduced to grey at about :attr:`SettleSettings.width`
+pixels across (block means: sensor noise averages down) and compared, over
+the mat region only, with the frame before and with the frame at which the
+scene last moved (the *anchor*, so a wink creeping a fraction of a pixel a
+frame is still seen moving). A comparison is noise-robust:
+
+- **light flicker** (mains lighting, a cloud, auto exposure) changes the
+  whole picture together: the new frame is fitted to the old one as
+  ``gain x old + offset`` by least squares over the region and only what that
+  does not explain counts;
+- **sensor noise** is measured in every comparison (the median absolute
+  deviation of the 3x3-averaged residual), and a pixel has changed only when
+  its residual exceeds ``k_sigma`` times that, and at least ``floor`` grey
+  levels;
+- a **motion** is at least ``min_area`` changed pixels.
+
+The mat has **settled** when, after a motion, ``quiet_frames`` consecutive
+frames show none *and* ``hold_ms`` have passed since the last one.
+:meth:`MatSettle.feed` says so once per motion: a shot is one motion (the
+player's hand coming in, the winks sliding, the hand leaving), then still.
+
+:func:`mat_region` gives the region: the mat's outline in the frame, from
+its calibration, with a margin.
+
+>>> d = MatSettle(SettleSettings(width=32, hold_ms=300, quiet_frames=2))
+>>> still = np.full((18, 32), 120, np.uint8)
+>>> moved = still.copy(); moved[4:9, 10:15] = 40
+>>> frames = [still, still, moved, moved, moved, moved, moved]
+>>> [d.feed(f, i * 100_000_000) for i, f in enumerate(frames)]
+[False, False, False, False, False, True, False]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from controller.games.tiddlywinks.events import Shot
+
+if TYPE_CHECKING:
+    from controller.games.tiddlywinks.geometry import Mat, MatSpec
+    from vision.mat.camera import MatCalibration
+    from vision.mat.model import MatObservation
+    from vision.model import Frame
+
+Grey = NDArray[np.float32]
+Mask = NDArray[np.bool_]
+NS_PER_MS = 1_000_000
+MAD_TO_SIGMA = 1.4826
+CLIP_LOW, CLIP_HIGH = 2, 253
+NOISE_SAMPLE = 20_000
+"""Residuals the noise level is measured on (evenly spread): plenty for a median."""
+
+
+@dataclass(frozen=True, slots=True)
+class SettleSettings:
+    """How still is still. The defaults suit a 1280x720 camera's preview at
+    10 frames a second: a 16 mm wink is about 5 px across at 640 px."""
+
+    width: int = 640
+    """Frames are reduced to about this many pixels across."""
+    hold_ms: int = 400
+    """Quiet for at least this long after the last motion."""
+    quiet_frames: int = 3
+    """...and for at least this many frames in a row."""
+    k_sigma: float = 6.0
+    floor: float = 4.0
+    """Grey levels: a smaller residual is never a change."""
+    min_area: int = 4
+    """Changed pixels (at the reduced size) that make a motion."""
+
+
+@dataclass(frozen=True, slots=True)
+class Small:
+    """A frame reduced: grey block means, and the blocks with a clipped pixel
+    (black or white: a pixel at the end of the range does not follow the light)."""
+
+    grey: Grey
+    clipped: Mask
+
+
+def reduce(image: NDArray[np.generic], width: int) -> Small:
+    """``image`` (grey or BGR, 8 bits) shrunk by a whole factor to about ``width`` px."""
+    full = np.asarray(image)
+    lo, hi = CLIP_LOW + 1, CLIP_HIGH - 1
+    if full.ndim == 3:
+        inside = cv2.inRange(full, (lo, lo, lo), (hi, hi, hi))
+        grey = cv2.cvtColor(full.astype(np.float32), cv2.COLOR_BGR2GRAY)
+    else:
+        inside = cv2.inRange(full, lo, hi)
+        grey = full.astype(np.float32)
+    f = max(1, round(grey.shape[1] / width))
+    size = (grey.shape[1] // f, grey.shape[0] // f)
+    h, w = size[1] * f, size[0] * f
+    small = cv2.resize(grey[:h, :w], size, interpolation=cv2.INTER_AREA)
+    whole = cv2.resize(inside[:h, :w].astype(np.float32), size, interpolation=cv2.INTER_AREA)
+    return Small(np.asarray(small, np.float32), np.asarray(whole < 254.5))
+
+
+def _box3(a: Grey) -> Grey:
+    """The 3x3 mean (edges replicated)."""
+    p = np.pad(a, 1, mode="edge")
+    h, w = a.shape
+    out = sum(p[i : i + h, j : j + w] for i in range(3) for j in range(3))
+    return np.asarray(out / 9.0, np.float32)
+
+
+def changed(before: Small, after: Small, region: Mask | None, s: SettleSettings) -> int:
+    """How many pixels of ``region`` changed from ``before`` to ``after``,
+    beyond the light's change and the noise (clipped pixels aside)."""
+    old, new = before.grey, after.grey
+    sel = ~(before.clipped | after.clipped)
+    if region is not None:
+        sel &= region
+    x, y = old[sel].astype(np.float64), new[sel].astype(np.float64)
+    if x.size < 2:
+        return 0
+    var = float(x.var())
+    gain = float(((x - x.mean()) * (y - y.mean())).mean() / var) if var > 1e-9 else 1.0
+    offset = float(y.mean() - gain * x.mean())
+    residual = np.where(sel, new - (gain * old + offset), 0.0).astype(np.float32)
+    residual = _box3(residual)[sel]
+    sample = residual[:: max(1, residual.size // NOISE_SAMPLE)]
+    centre = float(np.median(sample))
+    sigma = MAD_TO_SIGMA * float(np.median(np.abs(sample - centre)))
+    limit = max(s.floor, s.k_sigma * sigma)
+    return int(np.count_nonzero(np.abs(residual - centre) > limit))
+
+
+class MatSettle:
+    """Feed preview frames in order with their times; :meth:`feed` is True
+    once, at the first frame at which the mat has settled after a motion."""
+
+    def __init__(self, settings: SettleSettings | None = None, region: Mask | None = None) -> None:
+        """``region``: the pixels to watch, at the frames' full size (the mat
+        and a margin round it: :func:`mat_region`); None watches the whole frame."""
+        self.settings = settings or SettleSettings()
+        self._full_region = region
+        self._region: Mask | None = None
+        self._last: Small | None = None
+        self._anchor: Small | None = None
+        self._quiet = 0
+        self.moving = False
+        """A motion has been seen and the mat has not settled since."""
+        self.last_motion_ns: int | None = None
+        self.settled_ns: int | None = None
+        """When it last settled (the frame :meth:`feed` said True for)."""
+
+    def _reduced_region(self, shape: tuple[int, ...]) -> Mask | None:
+        if self._full_region is None:
+            return None
+        if self._region is None or self._region.shape != shape:
+            f = max(1, round(self._full_region.shape[1] / self.settings.width))
+            part = self._full_region[: shape[0] * f, : shape[1] * f].astype(np.float32)
+            self._region = np.asarray(part.reshape(shape[0], f, shape[1], f).mean((1, 3)) > 0.5)
+        return self._region
+
+    def motion(self, frame: Small) -> bool:
+        """Whether ``frame`` (reduced) moved from the last one or the anchor."""
+        region = self._reduced_region(frame.grey.shape)
+        s = self.settings
+        assert self._last is not None and self._anchor is not None
+        return (
+            changed(self._last, frame, region, s) >= s.min_area
+            or changed(self._anchor, frame, region, s) >= s.min_area
+        )
+
+    def feed(self, image: NDArray[np.generic], t_ns: int) -> bool:
+        """One preview frame taken at ``t_ns``; True when the mat has just settled."""
+        frame = reduce(image, self.settings.width)
+        if self._last is None or self._last.grey.shape != frame.grey.shape:
+            self._last = self._anchor = frame
+            return False
+        moved = self.motion(frame)
+        self._last = frame
+        if moved:
+            self.moving, self.last_motion_ns, self._quiet = True, t_ns, 0
+            self._anchor = frame
+            return False
+        self._quiet += 1
+        if not self.moving or self.last_motion_ns is None:
+            return False
+        held = t_ns - self.last_motion_ns >= self.settings.hold_ms * NS_PER_MS
+        if held and self._quiet >= self.settings.quiet_frames:
+            self.moving, self.settled_ns = False, t_ns
+            return True
+        return False
+
+    def expect_motion(self, t_ns: int) -> None:
+        """A shot has begun (its button, say) though the camera saw no motion
+        yet: the mat settles once it has been still for the hold time."""
+        self.moving, self.last_motion_ns, self._quiet = True, t_ns, 0
+
+
+def mat_region(calibration: MatCalibration, spec: MatSpec, margin_mm: float = 60.0) -> Mask:
+    """The pixels of the mat and ``margin_mm`` round it (a wink leaving the
+    field still moves there), at the calibration's frame size."""
+    hx, hy = spec.length_mm / 2 + margin_mm, spec.width_mm / 2 + margin_mm
+    corners = np.array([[-hx, hy], [hx, hy], [hx, -hy], [-hx, -hy]], np.float64)
+    px = np.round(calibration.to_pixels(corners)).astype(np.int32)
+    w, h = calibration.size
+    mask = np.zeros((h, w), np.uint8)
+    cv2.fillPoly(mask, [px], 1)
+    return np.asarray(mask > 0)
+
+
+class ShotWatch:
+    """From the camera to the engine's ``shot`` input: what a live tiddlywinks
+    table runs between shots (``docs/tiddlywinks.md``, "Shots from the camera").
+
+    :meth:`preview` takes each preview frame; when the mat settles (or at
+    once, on the shot button: :meth:`button`) the full-resolution ``still``
+    is analysed and its winks named from ``mat``, the engine's mat before the
+    shot (:func:`vision.mat.convert.to_sightings`), giving the
+    :class:`~controller.games.tiddlywinks.events.Shot` to apply. The camera
+    and the service loop that polls it are the caller's.
+    """
+
+    def __init__(
+        self, analyse: Callable[[Frame], MatObservation], settle: MatSettle | None = None
+    ) -> None:
+        self.analyse = analyse
+        self.settle = settle or MatSettle()
+        self.notes: tuple[str, ...] = ()
+        """What the last shot's naming left for the umpire (winks not seen)."""
+
+    def preview(
+        self, image: NDArray[np.generic], t_ns: int, still: Callable[[], Frame], mat: Mat,
+        wink: str | None = None,
+    ) -> Shot | None:  # fmt: skip
+        """One preview frame; the shot once the mat has settled, else None."""
+        if not self.settle.feed(image, t_ns):
+            return None
+        return self.shot(still(), t_ns, mat, wink)
+
+    def button(
+        self, t_ns: int, still: Callable[[], Frame], mat: Mat, wink: str | None = None
+    ) -> Shot:
+        """The shot button: the shot ends now (the mat is taken as it lies)."""
+        self.settle.moving = False
+        return self.shot(still(), t_ns, mat, wink)
+
+    def shot(self, still: Frame, t_ns: int, mat: Mat, wink: str | None = None) -> Shot:
+        """The ``shot`` input ``still`` shows, winks named from ``mat``."""
+        from vision.mat.convert import to_sightings
+
+        named = to_sightings(self.analyse(still), mat, wink)
+        self.notes = named.notes
+        return Shot(t_ns=t_ns, winks=named.sightings, wink=wink, complete=named.complete)
