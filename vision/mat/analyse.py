@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from controller.games.tiddlywinks.geometry import Colour, MatSpec, Place, Wink
 from controller.games.tiddlywinks.geometry import in_field as geo_in_field
@@ -23,7 +24,7 @@ from controller.games.tiddlywinks.geometry import on_mat as geo_on_mat
 from controller.games.tiddlywinks.geometry import pot_distance as geo_pot_distance
 from vision.mat import relations
 from vision.mat.camera import DEFAULT_HFOV_DEG, MatCalibration, calibrate_mat
-from vision.mat.fit import Edges, edges, fixed_fit, kasa
+from vision.mat.fit import RAYS, EdgeSet, edges, fixed_all, kasa_all
 from vision.mat.layout import WINK_THICKNESS_MM, MatLayout
 from vision.mat.model import MatObservation, PotView, SeenWink
 from vision.mat.pot import Pot, find_pot, near, polygon_mask, pot_mask, potted
@@ -42,7 +43,8 @@ class _Fit:
     y: float
     rms: float
     whole: bool
-    edges: Edges
+    row: int
+    """The candidate's row in the frame's :class:`EdgeSet`."""
 
 
 class MatAnalyser:
@@ -69,13 +71,15 @@ class MatAnalyser:
         masks = {c: np.asarray(cv2.bitwise_and(m, free), np.uint8) for c, m in every.items()}
         cands = candidates(masks, self.r_small_px)
         found = edges(image, cands, 2.6 * self.r_small_px, blocked)
-        fits = _dedupe([f for e in found if (f := self._fit(e, WINK_THICKNESS_MM)) is not None])
+        every_row = np.arange(len(cands))
+        fits = _dedupe([f for f in self._fit(found, every_row, WINK_THICKNESS_MM) if f is not None])
         on = self._stack(fits, masks, grey)
         levels = _levels(len(fits), on)
-        fits = [
-            self._fit(f.edges, WINK_THICKNESS_MM * (lv + 1)) or f
-            for f, lv in zip(fits, levels, strict=True)
-        ]
+        for lv in sorted(set(levels) - {0}):  # winks on winks: their faces are higher
+            at = [i for i, v in enumerate(levels) if v == lv]
+            rows = np.array([fits[i].row for i in at])
+            for i, f in zip(at, self._fit(found, rows, WINK_THICKNESS_MM * (lv + 1)), strict=True):
+                fits[i] = f or fits[i]
         pot_view = None
         if pot is not None:
             pot_view = PotView(pot.x, pot.y, pot.rim, potted(every, self.cal, pot, spec))
@@ -83,27 +87,35 @@ class MatAnalyser:
             tuple(self._seen(i, f, on, levels, pot) for i, f in enumerate(fits)),
             pot_view, self.cal.rms_mm)  # fmt: skip
 
-    def _fit(self, e: Edges, z: float) -> _Fit | None:
-        if len(e.points) < 8:
-            return None
-        pts = self.cal.to_mat(e.points, z)
-        cx, cy, r = kasa(pts)
-        res = np.hypot(pts[:, 0] - cx, pts[:, 1] - cy) - r
-        rms = float(np.sqrt(np.mean(res**2)))
-        if rms < 0.35 and len(pts) >= 0.9 * 48 and 6.0 < r < 13.5:
-            size = 22 if r > 9.5 else 16  # the whole edge seen
-            return _Fit(e.candidate.colour, size, cx, cy, rms, True, e)
-        best: tuple[int, float, float, float, int] | None = None
-        for size in (22, 16):
-            fx, fy, n, frms = fixed_fit(pts, (cx, cy) if 6 < r < 14 else _mean(pts), size / 2)
-            key = (n, -frms)
-            if best is None or key > (best[0], -best[1]):
-                best = (n, frms, fx, fy, size)
-        assert best is not None
-        n, frms, fx, fy, size = best
-        if n < 8:
-            return None
-        return _Fit(e.candidate.colour, size, fx, fy, frms, False, e)
+    def _fit(self, es: EdgeSet, rows: NDArray[np.int64], z: float) -> list[_Fit | None]:
+        """Circles for the candidates ``rows`` of ``es``, their faces ``z`` up."""
+        pts = self.cal.to_mat(es.points[rows].reshape(-1, 2), z).reshape(len(rows), RAYS, 2)
+        ok = es.ok[rows]
+        count = ok.sum(axis=1)
+        cx, cy, r = kasa_all(pts, ok)
+        res = np.where(
+            ok, np.hypot(pts[..., 0] - cx[:, None], pts[..., 1] - cy[:, None]) - r[:, None], 0.0
+        )
+        rms = np.sqrt((res**2).sum(axis=1) / np.maximum(count, 1))
+        whole = (rms < 0.35) & (count >= 0.9 * RAYS) & (r > 6.0) & (r < 13.5)
+        mean = (pts * ok[..., None]).sum(axis=1) / np.maximum(count, 1)[:, None]
+        start = np.where(((r > 6) & (r < 14))[:, None], np.column_stack([cx, cy]), mean)
+        by_size = {size: fixed_all(pts, ok, start, size / 2) for size in (22, 16)}
+        out: list[_Fit | None] = []
+        for i, row in enumerate(rows):
+            colour = es.cands[row].colour
+            if count[i] < 8:
+                out.append(None)
+            elif whole[i]:  # the whole edge seen
+                size = 22 if r[i] > 9.5 else 16
+                out.append(
+                    _Fit(colour, size, float(cx[i]), float(cy[i]), float(rms[i]), True, int(row))
+                )
+            else:
+                n, size = max((int(f[2][i]), -float(f[3][i]), s) for s, f in by_size.items())[::2]
+                fx, fy, _, frms = (float(v[i]) for v in by_size[size])
+                out.append(None if n < 8 else _Fit(colour, size, fx, fy, frms, False, int(row)))
+        return out
 
     def _stack(
         self, fits: list[_Fit], masks: dict[Colour, Mask], grey: np.ndarray
