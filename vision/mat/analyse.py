@@ -28,7 +28,7 @@ from vision.mat.fit import RAYS, EdgeSet, edges, fixed_all, kasa_all
 from vision.mat.layout import WINK_THICKNESS_MM, MatLayout
 from vision.mat.model import MatObservation, PotView, SeenWink
 from vision.mat.pot import Pot, find_pot, near, polygon_mask, pot_mask, potted
-from vision.mat.segment import Mask, candidates, colour_masks
+from vision.mat.segment import candidates, colour_masks
 from vision.model import Frame
 
 BORDER_MM = 25.0
@@ -73,8 +73,9 @@ class MatAnalyser:
         found = edges(image, cands, 2.6 * self.r_small_px, blocked)
         every_row = np.arange(len(cands))
         fits = _dedupe([f for f in self._fit(found, every_row, WINK_THICKNESS_MM) if f is not None])
-        on = self._stack(fits, masks, grey)
-        levels = _levels(len(fits), on)
+        circ = [(f.x, f.y, f.size / 2, WINK_THICKNESS_MM) for f in fits]
+        on = relations.stack(circ, [f.colour for f in fits], masks, grey, self.cal)
+        levels = relations.pile_levels(len(fits), on)
         for lv in sorted(set(levels) - {0}):  # winks on winks: their faces are higher
             at = [i for i, v in enumerate(levels) if v == lv]
             rows = np.array([fits[i].row for i in at])
@@ -117,32 +118,6 @@ class MatAnalyser:
                 out.append(None if n < 8 else _Fit(colour, size, fx, fy, frms, False, int(row)))
         return out
 
-    def _stack(
-        self, fits: list[_Fit], masks: dict[Colour, Mask], grey: np.ndarray
-    ) -> dict[int, set[int]]:
-        """For each wink, the winks it lies on."""
-        on: dict[int, set[int]] = {i: set() for i in range(len(fits))}
-        circ = [(f.x, f.y, f.size / 2, WINK_THICKNESS_MM) for f in fits]
-        for i in range(len(fits)):
-            for j in range(i + 1, len(fits)):
-                if relations.overlap(circ[i], circ[j]) <= relations.SQUOP_OVERLAP_MM:
-                    continue
-                a, b = fits[i], fits[j]
-                if a.colour is not b.colour:
-                    share = relations.lens_share(
-                        masks[a.colour], masks[b.colour], self.cal, circ[i], circ[j]
-                    )
-                    i_on_top = share > 0.5
-                else:
-                    dark_i = relations.arc_darkness(grey, self.cal, circ[i], circ[j])
-                    dark_j = relations.arc_darkness(grey, self.cal, circ[j], circ[i])
-                    i_on_top = dark_i < dark_j
-                if i_on_top:
-                    on[i].add(j)
-                else:
-                    on[j].add(i)
-        return on
-
     def _seen(
         self, i: int, f: _Fit, on: dict[int, set[int]], levels: list[int], pot: Pot | None
     ) -> SeenWink:
@@ -173,19 +148,6 @@ def _dedupe(fits: list[_Fit]) -> list[_Fit]:
             continue
         out.append(f)
     return out
-
-
-def _levels(n: int, on: dict[int, set[int]]) -> list[int]:
-    levels = [0] * n
-    for _ in range(n):  # a few passes settle any pile (a cycle stops at n)
-        changed = False
-        for i in range(n):
-            want = max((levels[j] + 1 for j in on[i]), default=0)
-            if want != levels[i] and want <= n:
-                levels[i], changed = want, True
-        if not changed:
-            break
-    return levels
 
 
 def analyse(
