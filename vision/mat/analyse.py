@@ -44,6 +44,8 @@ class _Fit:
     rms: float
     whole: bool
     row: int
+    depth: float
+    """How far the candidate lay inside its colour's blob, px."""
     """The candidate's row in the frame's :class:`EdgeSet`."""
 
 
@@ -104,18 +106,29 @@ class MatAnalyser:
         by_size = {size: fixed_all(pts, ok, start, size / 2) for size in (22, 16)}
         out: list[_Fit | None] = []
         for i, row in enumerate(rows):
-            colour = es.cands[row].colour
+            colour, depth = es.cands[row].colour, es.cands[row].depth_px
             if count[i] < 8:
                 out.append(None)
             elif whole[i]:  # the whole edge seen
                 size = 22 if r[i] > 9.5 else 16
                 out.append(
-                    _Fit(colour, size, float(cx[i]), float(cy[i]), float(rms[i]), True, int(row))
+                    _Fit(
+                        colour,
+                        size,
+                        float(cx[i]),
+                        float(cy[i]),
+                        float(rms[i]),
+                        True,
+                        int(row),
+                        depth,
+                    )
                 )
             else:
                 n, size = max((int(f[2][i]), -float(f[3][i]), s) for s, f in by_size.items())[::2]
                 fx, fy, _, frms = (float(v[i]) for v in by_size[size])
-                out.append(None if n < 8 else _Fit(colour, size, fx, fy, frms, False, int(row)))
+                out.append(
+                    None if n < 8 else _Fit(colour, size, fx, fy, frms, False, int(row), depth)
+                )
         return out
 
     def _seen(
@@ -137,9 +150,12 @@ def _mean(pts: np.ndarray) -> tuple[float, float]:
 
 def _dedupe(fits: list[_Fit]) -> list[_Fit]:
     """One fit per wink: two candidates of one colour fitted to nearly the
-    same circle are one wink (keep the better fit)."""
+    same circle are one wink. A whole circle beats a partial one; of two
+    whole ones, the deeper candidate's (a sliver of colour at a wink's rim,
+    next to another wink, can start rays that close round the wink's dark
+    edge instead of its face); of two partial ones, the closer fit."""
     out: list[_Fit] = []
-    for f in sorted(fits, key=lambda f: (not f.whole, f.rms)):
+    for f in sorted(fits, key=lambda f: (not f.whole, -f.depth if f.whole else f.rms)):
         if any(
             o.colour is f.colour
             and np.hypot(o.x - f.x, o.y - f.y) < 0.5 * min(o.size, f.size) / 2 * 2
