@@ -150,12 +150,12 @@ def _mean(pts: np.ndarray) -> tuple[float, float]:
 
 def _dedupe(fits: list[_Fit]) -> list[_Fit]:
     """One fit per wink: two candidates of one colour fitted to nearly the
-    same circle are one wink. A whole circle beats a partial one; of two
-    whole ones, the deeper candidate's (a sliver of colour at a wink's rim,
-    next to another wink, can start rays that close round the wink's dark
-    edge instead of its face); of two partial ones, the closer fit."""
+    same circle are one wink. A whole circle beats a partial one; then the
+    deeper candidate's (a sliver of colour at a wink's rim, left over from
+    its blob, starts rays that close round the wink's dark edge instead of
+    its face, and may fit a few of them closely); then the closer fit."""
     out: list[_Fit] = []
-    for f in sorted(fits, key=lambda f: (not f.whole, -f.depth if f.whole else f.rms)):
+    for f in sorted(fits, key=lambda f: (not f.whole, -round(f.depth, 1), f.rms)):
         if any(
             o.colour is f.colour
             and np.hypot(o.x - f.x, o.y - f.y) < 0.5 * min(o.size, f.size) / 2 * 2
