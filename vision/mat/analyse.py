@@ -31,6 +31,8 @@ from vision.mat.pot import Pot, find_pot, near, polygon_mask, pot_mask, potted
 from vision.mat.segment import candidates, colour_masks
 from vision.model import Frame
 
+CLOSE_MM = 0.35
+"""Edge points within this RMS of their circle fit it closely."""
 BORDER_MM = 25.0
 """How far beyond the mat's edges winks are looked for (the markers start 30 mm out)."""
 
@@ -46,6 +48,8 @@ class _Fit:
     row: int
     depth: float
     """How far the candidate lay inside its colour's blob, px."""
+    inliers: int
+    """Edge points on the circle."""
     """The candidate's row in the frame's :class:`EdgeSet`."""
 
 
@@ -111,23 +115,13 @@ class MatAnalyser:
                 out.append(None)
             elif whole[i]:  # the whole edge seen
                 size = 22 if r[i] > 9.5 else 16
-                out.append(
-                    _Fit(
-                        colour,
-                        size,
-                        float(cx[i]),
-                        float(cy[i]),
-                        float(rms[i]),
-                        True,
-                        int(row),
-                        depth,
-                    )
-                )
+                x, y, e, n = float(cx[i]), float(cy[i]), float(rms[i]), int(count[i])
+                out.append(_Fit(colour, size, x, y, e, True, int(row), depth, n))
             else:
                 n, size = max((int(f[2][i]), -float(f[3][i]), s) for s, f in by_size.items())[::2]
-                fx, fy, _, frms = (float(v[i]) for v in by_size[size])
+                x, y, _, e = (float(v[i]) for v in by_size[size])
                 out.append(
-                    None if n < 8 else _Fit(colour, size, fx, fy, frms, False, int(row), depth)
+                    None if n < 8 else _Fit(colour, size, x, y, e, False, int(row), depth, n)
                 )
         return out
 
@@ -150,12 +144,13 @@ def _mean(pts: np.ndarray) -> tuple[float, float]:
 
 def _dedupe(fits: list[_Fit]) -> list[_Fit]:
     """One fit per wink: two candidates of one colour fitted to nearly the
-    same circle are one wink. A whole circle beats a partial one; then the
-    deeper candidate's (a sliver of colour at a wink's rim, left over from
-    its blob, starts rays that close round the wink's dark edge instead of
-    its face, and may fit a few of them closely); then the closer fit."""
+    same circle are one wink. A whole circle beats a partial one, a close
+    fit (RMS under :data:`CLOSE_MM`) a loose one (a candidate between two
+    winks of one colour fits neither); then the deeper candidate's (a sliver
+    of colour at a wink's rim, left over from its blob, starts rays that can
+    close round the wink's dark edge instead of its face), then the closer fit."""
     out: list[_Fit] = []
-    for f in sorted(fits, key=lambda f: (not f.whole, -round(f.depth, 1), f.rms)):
+    for f in sorted(fits, key=lambda f: (not f.whole, f.rms > CLOSE_MM, -f.depth, f.rms)):
         if any(
             o.colour is f.colour
             and np.hypot(o.x - f.x, o.y - f.y) < 0.5 * min(o.size, f.size) / 2 * 2
