@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, replace
 
 import cv2
@@ -28,11 +29,14 @@ from vision.mat.fit import RAYS, EdgeSet, edges, fixed_all, kasa_all
 from vision.mat.layout import WINK_THICKNESS_MM, MatLayout
 from vision.mat.model import MatObservation, PotView, SeenWink
 from vision.mat.pot import Pot, find_pot, near, polygon_mask, pot_mask, potted
-from vision.mat.segment import candidates, colour_masks
+from vision.mat.segment import Mask, candidates, colour_masks
 from vision.model import Frame
 
 CLOSE_MM = 0.35
 """Edge points within this RMS of their circle fit it closely."""
+SAME_MM = 2.0
+"""Two circles of one size whose centres are this close are one wink (a
+wink squopping another of its size must leave it 6 mm or more showing)."""
 BORDER_MM = 25.0
 """How far beyond the mat's edges winks are looked for (the markers start 30 mm out)."""
 
@@ -79,6 +83,7 @@ class MatAnalyser:
         found = edges(image, cands, 2.6 * self.r_small_px, blocked)
         every_row = np.arange(len(cands))
         fits = _dedupe([f for f in self._fit(found, every_row, WINK_THICKNESS_MM) if f is not None])
+        fits = self._one_colour_each(fits, masks)
         circ = [(f.x, f.y, f.size / 2, WINK_THICKNESS_MM) for f in fits]
         on = relations.stack(circ, [f.colour for f in fits], masks, grey, self.cal)
         levels = relations.pile_levels(len(fits), on)
@@ -124,6 +129,23 @@ class MatAnalyser:
                     None if n < 8 else _Fit(colour, size, x, y, e, False, int(row), depth, n)
                 )
         return out
+
+    def _one_colour_each(self, fits: list[_Fit], masks: dict[Colour, Mask]) -> list[_Fit]:
+        """Two fits of different colours on nearly one circle are one wink
+        (where two colours meet, their blend can pass for a third colour and
+        start rays that find the wink's edge): keep the colour filling more
+        of the part of the disc that no other wink covers."""
+        gone: set[int] = set()
+        circ = [(f.x, f.y, f.size / 2, WINK_THICKNESS_MM) for f in fits]
+        for i, j in itertools.combinations(range(len(fits)), 2):
+            a, b = fits[i], fits[j]
+            if a.size != b.size or np.hypot(a.x - b.x, a.y - b.y) > SAME_MM:
+                continue
+            others = [c for k, c in enumerate(circ) if k not in (i, j)]
+            fill_a, fill_b = (relations.fill(masks[f.colour], self.cal, circ[k], others)
+                              for k, f in ((i, a), (j, b)))  # fmt: skip
+            gone.add(j if fill_a >= fill_b else i)
+        return [f for k, f in enumerate(fits) if k not in gone]
 
     def _seen(
         self, i: int, f: _Fit, on: dict[int, set[int]], levels: list[int], pot: Pot | None

@@ -58,6 +58,20 @@ def lens_share(mask_a: Mask, mask_b: Mask, cal: MatCalibration, a: Circle, b: Ci
     return (0.5 if na + nb == 0 else na / (na + nb)), len(lens)
 
 
+def fill(mask: Mask, cal: MatCalibration, a: Circle, others: Sequence[Circle] = ()) -> float:
+    """The share of a's disc (less its rim, and less what ``others`` cover)
+    that ``mask`` covers (0-1)."""
+    xs = np.arange(-a[2], a[2] + 0.01, 1.0)
+    gx, gy = np.meshgrid(xs + a[0], xs + a[1])
+    grid = np.column_stack([gx.ravel(), gy.ravel()])
+    keep = np.hypot(grid[:, 0] - a[0], grid[:, 1] - a[1]) < a[2] - 1.0
+    for o in others:
+        keep &= np.hypot(grid[:, 0] - o[0], grid[:, 1] - o[1]) > o[2] + 0.5
+    if not keep.any():
+        return 0.0
+    return float(sample(mask, cal.to_pixels(grid[keep], a[3])).mean()) / 255
+
+
 def arc_darkness(grey: NDArray[np.uint8], cal: MatCalibration, a: Circle, b: Circle) -> float:
     """Mean grey on a's edge where it runs inside b (lower: a's edge is seen)."""
     ang = np.linspace(0, 2 * math.pi, 96, endpoint=False)
