@@ -1,9 +1,12 @@
 """Subpixel wink edges along rays, and circles fitted to them in mat mm.
 
 From a point inside a wink, 48 rays run outwards; along each, the colour's
-strength (the pixel's colour projected on the wink's own face colour, less
-its grey) falls from the face's value to about nothing on the neutral mat or
-the dark edge. Where it crosses half-way is the edge, to a small fraction of
+strength (the pixel's chroma projected on the wink's own face chroma, less
+twice the part of it at right angles beyond a quarter of the face's, so that
+another wink's colour counts as strongly negative even when it projects
+well: red and yellow do) falls from
+the face's value to about nothing on the neutral mat or the dark edge, and
+below nothing on another colour. Where it crosses half-way is the edge, to a small fraction of
 a pixel (the renderer's anti-aliasing and blur, like a real lens, are
 symmetric about the edge). Edge points are mapped to the mat at the height
 of the wink's face, so parallax does not move the centre.
@@ -57,7 +60,12 @@ def edges(image: NDArray[np.uint8], cands: list[Candidate], reach_px: float,
     d = face - face.mean(axis=1, keepdims=True)
     strength = np.linalg.norm(d, axis=1)
     d = d / np.maximum(strength, 1e-6)[:, None]
-    m = np.einsum("nrsc,nc->nrs", bgr - bgr.mean(axis=3, keepdims=True), d)
+    chroma = bgr - bgr.mean(axis=3, keepdims=True)
+    along = np.einsum("nrsc,nc->nrs", chroma, d)
+    across = np.sqrt(np.maximum((chroma**2).sum(axis=3) - along**2, 0.0))
+    # another colour (which may project well on the face's) counts as edge;
+    # the mat's tint, the dark edge and noise stay under the allowance
+    m = along - 2.0 * np.maximum(across - 0.25 * strength[:, None, None], 0.0)
     level = 0.5 * strength[:, None, None]
     below = (m < level) & (np.arange(n_steps)[None, None, :] >= inner[:, None, None])
     first = np.argmax(below, axis=2)
