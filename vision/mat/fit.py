@@ -43,19 +43,20 @@ class EdgeSet:
 
 
 def edges(image: NDArray[np.uint8], cands: list[Candidate], reach_px: float,
-          blocked: NDArray[np.uint8]) -> EdgeSet:  # fmt: skip
-    """Edge points of every candidate (one remap for all of them)."""
+          blocked: NDArray[np.uint8], step_px: float = STEP_PX) -> EdgeSet:  # fmt: skip
+    """Edge points of every candidate (one remap for all of them), sampled
+    every ``step_px`` along each ray."""
     n = len(cands)
     if not n:
         return EdgeSet(cands, np.zeros((0, RAYS, 2)), np.zeros((0, RAYS), bool))
-    n_steps = int(reach_px / STEP_PX) + 1
-    radii = np.arange(n_steps) * STEP_PX
+    n_steps = int(reach_px / step_px) + 1
+    radii = np.arange(n_steps) * step_px
     ang = np.linspace(0, 2 * np.pi, RAYS, endpoint=False)
     dirs = np.column_stack([np.cos(ang), np.sin(ang)])
     origins = np.array([[c.u, c.v] for c in cands])
     pts = origins[:, None, None, :] + dirs[None, :, None, :] * radii[None, None, :, None]
     bgr = sample(image, pts.reshape(-1, 2)).reshape(n, RAYS, n_steps, 3)
-    inner = np.maximum(1, (0.5 * np.array([c.depth_px for c in cands]) / STEP_PX).astype(int))
+    inner = np.maximum(1, (0.5 * np.array([c.depth_px for c in cands]) / step_px).astype(int))
     face = np.array([np.median(bgr[i, :, : inner[i]].reshape(-1, 3), axis=0) for i in range(n)])
     d = face - face.mean(axis=1, keepdims=True)
     strength = np.linalg.norm(d, axis=1)
@@ -75,7 +76,7 @@ def edges(image: NDArray[np.uint8], cands: list[Candidate], reach_px: float,
     v1 = np.take_along_axis(m, k[..., None], axis=2)[..., 0]
     gap = np.where(ok, v0 - v1, 1.0)
     frac = np.where(ok, (v0 - level[..., 0]) / np.where(gap == 0, 1.0, gap), 0.0)
-    dist = (k - 1 + frac) * STEP_PX
+    dist = (k - 1 + frac) * step_px
     points = origins[:, None, :] + dirs[None, :, :] * dist[..., None]
     beyond = origins[:, None, :] + dirs[None] * radii[np.minimum(k + 4, n_steps - 1)][..., None]
     bx, by = np.round(beyond[..., 0]).astype(int), np.round(beyond[..., 1]).astype(int)

@@ -25,6 +25,7 @@ from numpy.typing import NDArray
 
 from controller.games.tiddlywinks.geometry import COLOURS, MatSpec, wink_colour
 from vision.floor import Matrix, apply
+from vision.mat.camera import zoom
 from vision.mat.layout import POT_FLOOR_MM, POT_HEIGHT_MM, POT_WALL_MM, WINK_THICKNESS_MM, MatLayout
 from vision.mat.synth.scene import MatScene, TrueWink
 from vision.model import Frame
@@ -118,13 +119,6 @@ class MatRig:
         if self.crop is not None:
             p = np.asarray(zoom(*self.crop[:3]) @ p, np.float64)
         return p
-
-
-def zoom(scale: float, x0: float, y0: float) -> Matrix:
-    """Video pixels to the pixels of a still ``scale`` times finer, cropped
-    at (x0, y0) of the still (pixel centres at integers in both)."""
-    c = 0.5 * scale - 0.5
-    return np.array([[scale, 0.0, c - x0], [0.0, scale, c - y0], [0.0, 0.0, 1.0]])
 
 
 def _fit_height(cam: PinholeCamera, layout: MatLayout, fill: float) -> PinholeCamera:
