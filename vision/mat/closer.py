@@ -30,12 +30,17 @@ Still = Callable[[tuple[int, int, int, int]], Frame]
 GAP_MM = 3.0
 """Winks closer than this (edge to edge) are looked at together."""
 MARGIN_MM = 9.0
+APART_MM = (5.0, 2.5)
+"""Fits of one colour this close are one wink in a still (sizes alike,
+unlike): a wink squopped by one of its colour and size must show 6 mm."""
 """The crop's margin round a group's discs."""
 
 
 def groups(fits: list[Fit]) -> list[list[int]]:
     """The winks worth a closer look: each set of winks within
-    :data:`GAP_MM` of one another, and any wink not seen whole."""
+    :data:`GAP_MM` of one another with some wink not seen whole or some two
+    overlapping (winks seen whole and apart, or merely touching, are read
+    well enough from the video)."""
     parent = list(range(len(fits)))
 
     def root(i: int) -> int:
@@ -52,7 +57,12 @@ def groups(fits: list[Fit]) -> list[list[int]]:
     out: dict[int, list[int]] = {}
     for i in range(len(fits)):
         out.setdefault(root(i), []).append(i)
-    return [g for g in out.values() if len(g) > 1 or not fits[g[0]].whole]
+    return [g for g in out.values() if not all(fits[i].whole for i in g) or _stacked(fits, g)]
+
+
+def _stacked(fits: list[Fit], group: list[int]) -> bool:
+    pairs = [(fits[i], fits[j]) for i in group for j in group if i < j]
+    return any(math.hypot(a.x - b.x, a.y - b.y) < (a.size + b.size) / 2 for a, b in pairs)
 
 
 def region(cal: MatCalibration, fits: list[Fit], scale: float) -> tuple[int, int, int, int] | None:
@@ -83,7 +93,9 @@ def look(found: Found, still: Still, cal: MatCalibration, pot: Pot | None, spec:
         blocked = pot_mask(ccal, pot, spec) if pot else np.zeros(image.shape[:2], np.uint8)
         mx, my = float(np.mean([f.x for f in members])), float(np.mean([f.y for f in members]))
         r_small = 8.0 * ccal.px_per_mm(mx, my, WINK_THICKNESS_MM)
-        got = find_winks(Picture(image, ccal, np.full_like(blocked, 255), blocked, r_small))
+        got = find_winks(
+            Picture(image, ccal, np.full_like(blocked, 255), blocked, r_small, APART_MM)
+        )
 
         def near(f: Fit, members: list[Fit] = members) -> bool:
             return min(math.hypot(f.x - g.x, f.y - g.y) - g.size / 2 for g in members) < GAP_MM

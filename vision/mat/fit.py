@@ -106,12 +106,13 @@ def kasa_all(pts: Floats, ok: Bools) -> tuple[Floats, Floats, Floats]:
 
 
 def fixed_all(
-    pts: Floats, ok: Bools, start: Floats, r: float
+    pts: Floats, ok: Bools, start: Floats, r: float | Floats
 ) -> tuple[Floats, Floats, NDArray[np.int64], Floats]:
     """For each row, the circle of radius ``r`` through most of its points
     (points well inside it are where something lies over the wink, and are
     dropped): centre x, y, inliers, RMS of the inliers."""
     cx, cy = start[:, 0].copy(), start[:, 1].copy()
+    r = np.broadcast_to(np.asarray(r, np.float64), (len(pts),))[:, None]
     active = np.ones(len(pts), bool)
     for it in range(8):
         dx, dy = pts[..., 0] - cx[:, None], pts[..., 1] - cy[:, None]
@@ -129,7 +130,7 @@ def fixed_all(
         cx += np.where(good, (c * gx - b * gy) / safe, 0.0)
         cy += np.where(good, (a * gy - b * gx) / safe, 0.0)
     res = np.hypot(pts[..., 0] - cx[:, None], pts[..., 1] - cy[:, None]) - r
-    keep = ok & (np.abs(res) < 0.7)
+    keep = ok & (np.abs(res) < 0.7)  # fmt: skip
     n = keep.sum(axis=1)
     rms = np.sqrt((np.where(keep, res, 0.0) ** 2).sum(1) / np.maximum(n, 1))
     return cx, cy, n, np.where(n > 0, rms, math.inf)

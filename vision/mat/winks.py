@@ -60,6 +60,10 @@ class Picture:
     """What the pot hides."""
     r_small_px: float
     """A small wink's radius here, px."""
+    apart_mm: tuple[float, float] = (8.0, 8.0)
+    """Two fits of one colour closer than this (sizes alike, sizes unlike)
+    are one wink: at video resolution partial fits can be millimetres out;
+    in a still two winks squopped can be told apart closer."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +85,7 @@ def find_winks(pic: Picture) -> Found:
     step = 0.25 * max(1.0, pic.r_small_px / 5.0)  # a still's rays need no finer steps
     found = edges(pic.image, cands, 2.6 * pic.r_small_px, pic.blocked, step)
     every_row = np.arange(len(cands))
-    fits = _dedupe([f for f in fit(pic.cal, found, every_row, 0) if f is not None])
+    fits = _dedupe([f for f in fit(pic.cal, found, every_row, 0) if f is not None], pic.apart_mm)
     fits = _one_colour_each(pic.cal, fits, masks)
     grey = np.asarray(cv2.cvtColor(pic.image, cv2.COLOR_BGR2GRAY), np.uint8)
     on = relations.stack([f.circle() for f in fits], [f.colour for f in fits], masks, grey,
@@ -109,7 +113,10 @@ def fit(cal: MatCalibration, es: EdgeSet, rows: NDArray[np.int64], level: int) -
     whole = (rms < CLOSE_MM) & (count >= 0.9 * RAYS) & (r > 6.0) & (r < 13.5)
     mean = (pts * ok[..., None]).sum(axis=1) / np.maximum(count, 1)[:, None]
     start = np.where(((r > 6) & (r < 14))[:, None], np.column_stack([cx, cy]), mean)
-    by_size = {size: fixed_all(pts, ok, start, size / 2) for size in (22, 16)}
+    n = len(rows)
+    both = fixed_all(np.concatenate([pts, pts]), np.concatenate([ok, ok]),
+                     np.concatenate([start, start]), np.repeat([11.0, 8.0], n))  # fmt: skip
+    by_size = {22: tuple(v[:n] for v in both), 16: tuple(v[n:] for v in both)}
     out: list[Fit | None] = []
     for i, row in enumerate(rows):
         colour, depth = es.cands[row].colour, es.cands[row].depth_px
@@ -126,7 +133,7 @@ def fit(cal: MatCalibration, es: EdgeSet, rows: NDArray[np.int64], level: int) -
     return out
 
 
-def _dedupe(fits: list[Fit]) -> list[Fit]:
+def _dedupe(fits: list[Fit], apart_mm: tuple[float, float]) -> list[Fit]:
     """One fit per wink: two candidates of one colour fitted to nearly the
     same circle are one wink. A whole circle beats a partial one, a close
     fit (RMS under :data:`CLOSE_MM`) a loose one (a candidate between two
@@ -136,7 +143,7 @@ def _dedupe(fits: list[Fit]) -> list[Fit]:
     out: list[Fit] = []
     for f in sorted(fits, key=lambda f: (not f.whole, f.rms > CLOSE_MM, -f.depth, f.rms)):
         if any(
-            o.colour is f.colour and np.hypot(o.x - f.x, o.y - f.y) < 0.5 * min(o.size, f.size)
+            o.colour is f.colour and np.hypot(o.x - f.x, o.y - f.y) < apart_mm[o.size != f.size]
             for o in out
         ):
             continue
