@@ -28,6 +28,7 @@ import numpy as np
 
 from vision.mat.analyse import MatAnalyser
 from vision.mat.camera import calibrate_mat
+from vision.mat.closer import Still
 from vision.mat.render import MatRig, render
 from vision.mat.synth.compare import Tally, percentile, tally
 from vision.mat.synth.scene import MatScene, random_scene
@@ -39,6 +40,20 @@ def _baseline(frame: Frame) -> float:
     hsv = cv2.cvtColor(frame.image, cv2.COLOR_BGR2HSV)
     cv2.GaussianBlur(hsv, (5, 5), 0)
     return time.perf_counter() - t0
+
+
+def _still(rig: MatRig, scene: MatScene, seed: int) -> Still:
+    """The camera's full-resolution still, rendered by the same rig (once per
+    crop, before the clock starts: taking the still is the camera's work; the
+    analysis of every crop is timed)."""
+    crops: dict[tuple[int, int, int, int], Frame] = {}
+
+    def still(box: tuple[int, int, int, int]) -> Frame:
+        if box not in crops:
+            crops[box] = render(rig.still(box), scene, seed=seed + 100_000)
+        return crops[box]
+
+    return still
 
 
 def run(
@@ -55,17 +70,7 @@ def run(
         cal = calibrate_mat(frame)
         calib.append(time.perf_counter() - t0)
         analyser = MatAnalyser(cal)
-        crops: dict[tuple[int, int, int, int], Frame] = {}
-
-        def still(box: tuple[int, int, int, int], rig: MatRig = rig, scene: MatScene = scene,
-                  seed: int = seed) -> Frame:  # fmt: skip
-            """The camera's full-resolution still, rendered (once per crop:
-            the camera's work, not the analysis's, so not timed)."""
-            if box not in crops:
-                crops[box] = render(rig.still(box), scene, seed=seed + 100_000)
-            return crops[box]
-
-        look = still if closer else None
+        look = _still(rig, scene, seed) if closer else None
         analyser.analyse(frame, look)  # warm: the first call pays for imports and caches
         t0 = time.perf_counter()
         obs = analyser.analyse(frame, look)
