@@ -30,6 +30,9 @@ Still = Callable[[tuple[int, int, int, int]], Frame]
 GAP_MM = 3.0
 """Winks closer than this (edge to edge) are looked at together."""
 MARGIN_MM = 9.0
+LOOSE_MM = 0.25
+"""In a still, partial fits further than this (RMS) from their edge points
+are circles fitted across two winks (a wink's own: 0.21 mm at p95)."""
 APART_MM = (5.0, 2.5)
 """Fits of one colour this close are one wink in a still (sizes alike,
 unlike): a wink squopped by one of its colour and size must show 6 mm."""
@@ -94,7 +97,7 @@ def look(found: Found, still: Still, cal: MatCalibration, pot: Pot | None, spec:
         mx, my = float(np.mean([f.x for f in members])), float(np.mean([f.y for f in members]))
         r_small = 8.0 * ccal.px_per_mm(mx, my, WINK_THICKNESS_MM)
         got = find_winks(
-            Picture(image, ccal, np.full_like(blocked, 255), blocked, r_small, APART_MM)
+            Picture(image, ccal, np.full_like(blocked, 255), blocked, r_small, APART_MM, LOOSE_MM)
         )
 
         def near(f: Fit, members: list[Fit] = members) -> bool:

@@ -64,6 +64,9 @@ class Picture:
     """Two fits of one colour closer than this (sizes alike, sizes unlike)
     are one wink: at video resolution partial fits can be millimetres out;
     in a still two winks squopped can be told apart closer."""
+    loose_mm: float = 1.0
+    """Partial fits with edge points further than this (RMS) from their
+    circle are dropped (in a still, a circle fitted across two winks)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +88,8 @@ def find_winks(pic: Picture) -> Found:
     step = 0.25 * max(1.0, pic.r_small_px / 5.0)  # a still's rays need no finer steps
     found = edges(pic.image, cands, 2.6 * pic.r_small_px, pic.blocked, step)
     every_row = np.arange(len(cands))
-    fits = _dedupe([f for f in fit(pic.cal, found, every_row, 0) if f is not None], pic.apart_mm)
+    fits = [f for f in fit(pic.cal, found, every_row, 0) if f is not None]
+    fits = _dedupe([f for f in fits if f.whole or f.rms <= pic.loose_mm], pic.apart_mm)
     fits = _one_colour_each(pic.cal, fits, masks)
     grey = np.asarray(cv2.cvtColor(pic.image, cv2.COLOR_BGR2GRAY), np.uint8)
     on = relations.stack([f.circle() for f in fits], [f.colour for f in fits], masks, grey,
