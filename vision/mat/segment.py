@@ -36,14 +36,22 @@ def colour_masks(image: NDArray[np.uint8], region: Mask) -> dict[Colour, Mask]:
     hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
     h, s, v = cv2.split(hsv)
     chroma = np.asarray(cv2.multiply(s, v, scale=1 / 255), np.uint8)
-    strong = cv2.bitwise_and(np.asarray(chroma > CHROMA_MIN, np.uint8) * 255, region)
-    out: dict[Colour, Mask] = {}
-    for colour in COLOURS:
-        band: Mask = np.zeros(h.shape, np.uint8)
+    strong = cv2.bitwise_and(np.asarray(chroma > CHROMA_MIN, np.uint8), region)
+    code = np.asarray(cv2.multiply(cv2.LUT(h, _HUE_CODE), strong), np.uint8)  # a bit per colour
+    return {c: np.asarray((code & np.uint8(1 << k)) > 0, np.uint8) * np.uint8(255)
+            for k, c in enumerate(COLOURS)}  # fmt: skip
+
+
+def _hue_code() -> NDArray[np.uint8]:
+    lut = np.zeros(256, np.uint8)
+    for k, colour in enumerate(COLOURS):
         for lo, hi in HUES[colour]:
-            band = np.asarray(cv2.bitwise_or(band, cv2.inRange(h, lo, hi)), np.uint8)
-        out[colour] = np.asarray(cv2.bitwise_and(band, strong), np.uint8)
-    return out
+            lut[lo : hi + 1] |= 1 << k
+    return lut
+
+
+_HUE_CODE = _hue_code()
+"""Hue (0-180) to a bit per colour whose band holds it."""
 
 
 @dataclass(frozen=True, slots=True)
