@@ -55,19 +55,20 @@ def edges(image: NDArray[np.uint8], cands: list[Candidate], reach_px: float,
     dirs = np.column_stack([np.cos(ang), np.sin(ang)])
     origins = np.array([[c.u, c.v] for c in cands])
     pts = origins[:, None, None, :] + dirs[None, :, None, :] * radii[None, None, :, None]
-    bgr = sample(image, pts.reshape(-1, 2)).reshape(n, RAYS, n_steps, 3)
+    bgr = sample(image, pts.reshape(-1, 2), np.float32).reshape(n, RAYS, n_steps, 3)
     inner = np.maximum(1, (0.5 * np.array([c.depth_px for c in cands]) / step_px).astype(int))
     face = np.array([np.median(bgr[i, :, : inner[i]].reshape(-1, 3), axis=0) for i in range(n)])
     d = face - face.mean(axis=1, keepdims=True)
     strength = np.linalg.norm(d, axis=1)
-    d = d / np.maximum(strength, 1e-6)[:, None]
-    chroma = bgr - bgr.mean(axis=3, keepdims=True)
-    along = np.einsum("nrsc,nc->nrs", chroma, d)
-    across = np.sqrt(np.maximum((chroma**2).sum(axis=3) - along**2, 0.0))
+    d = (d / np.maximum(strength, 1e-6)[:, None]).astype(np.float32)
+    along = np.einsum("nrsc,nc->nrs", bgr, d)  # d has no grey: the pixel's grey drops out
+    total = bgr.sum(axis=3)
+    chroma2 = np.einsum("nrsc,nrsc->nrs", bgr, bgr) - total * total / 3
+    across = np.sqrt(np.maximum(chroma2 - along**2, 0.0))
     # another colour (which may project well on the face's) counts as edge;
     # the mat's tint, the dark edge and noise stay under the allowance
-    m = along - 2.0 * np.maximum(across - 0.25 * strength[:, None, None], 0.0)
-    level = 0.5 * strength[:, None, None]
+    level = (0.5 * strength[:, None, None]).astype(np.float32)
+    m = along - 2.0 * np.maximum(across - 0.5 * level, 0.0)
     below = (m < level) & (np.arange(n_steps)[None, None, :] >= inner[:, None, None])
     first = np.argmax(below, axis=2)
     ok = np.take_along_axis(below, first[..., None], axis=2)[..., 0] & (strength > 1e-6)[:, None]
@@ -75,7 +76,7 @@ def edges(image: NDArray[np.uint8], cands: list[Candidate], reach_px: float,
     v0 = np.take_along_axis(m, (k - 1)[..., None], axis=2)[..., 0]
     v1 = np.take_along_axis(m, k[..., None], axis=2)[..., 0]
     gap = np.where(ok, v0 - v1, 1.0)
-    frac = np.where(ok, (v0 - level[..., 0]) / np.where(gap == 0, 1.0, gap), 0.0)
+    frac = np.where(ok, (v0 - level[..., 0]) / np.where(gap == 0, 1.0, gap), 0.0).astype(float)
     dist = (k - 1 + frac) * step_px
     points = origins[:, None, :] + dirs[None, :, :] * dist[..., None]
     beyond = origins[:, None, :] + dirs[None] * radii[np.minimum(k + 4, n_steps - 1)][..., None]

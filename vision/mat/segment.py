@@ -11,6 +11,7 @@ its distance transform, taken greedily, give one inside point per wink.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -106,8 +107,10 @@ def _peaks(roi: Mask, colour: Colour, least: float, x0: int, y0: int) -> list[Ca
 
 
 def sample(
-    image: NDArray[np.uint8] | NDArray[np.float32], xy: NDArray[np.float64]
-) -> NDArray[np.float64]:
+    image: NDArray[np.uint8] | NDArray[np.float32],
+    xy: NDArray[np.float64],
+    dtype: type[np.floating[Any]] = np.float64,
+) -> NDArray[Any]:
     """Bilinear samples of ``image`` at (n, 2) pixel points: (n, channels)."""
     n = len(xy)
     cols = 1024
@@ -117,4 +120,4 @@ def sample(
     mx = pad[:, 0].reshape(rows, cols)
     my = pad[:, 1].reshape(rows, cols)
     out = cv2.remap(image, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    return np.asarray(out, np.float64).reshape(rows * cols, -1)[:n]
+    return np.asarray(out, dtype).reshape(rows * cols, -1)[:n]
