@@ -7,6 +7,7 @@ a second look at a pile, a crop of a full-resolution still
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass
 
 import cv2
@@ -66,7 +67,8 @@ class Picture:
     in a still two winks squopped can be told apart closer."""
     loose_mm: float = 1.0
     """Partial fits with edge points further than this (RMS) from their
-    circle are dropped (in a still, a circle fitted across two winks)."""
+    circle are dropped (in a still, a circle fitted across two winks),
+    unless another candidate's rays found the same circle."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +91,8 @@ def find_winks(pic: Picture) -> Found:
     found = edges(pic.image, cands, 2.6 * pic.r_small_px, pic.blocked, step)
     every_row = np.arange(len(cands))
     fits = [f for f in fit(pic.cal, found, every_row, 0) if f is not None]
-    fits = _dedupe([f for f in fits if f.whole or f.rms <= pic.loose_mm], pic.apart_mm)
+    fits = _dedupe([f for f in fits if f.whole or f.rms <= pic.loose_mm or _backed(f, fits)],
+                   pic.apart_mm)  # fmt: skip
     fits = _one_colour_each(pic.cal, fits, masks)
     grey = np.asarray(cv2.cvtColor(pic.image, cv2.COLOR_BGR2GRAY), np.uint8)
     on = relations.stack([f.circle() for f in fits], [f.colour for f in fits], masks, grey,
@@ -135,6 +138,12 @@ def fit(cal: MatCalibration, es: EdgeSet, rows: NDArray[np.int64], level: int) -
             x, y, _, e = (float(v[i]) for v in by_size[size])
             out.append(None if n < 8 else Fit(colour, size, x, y, e, False, int(row), depth))
     return out
+
+
+def _backed(f: Fit, fits: list[Fit]) -> bool:
+    """Another candidate's fit is the same circle (within a millimetre)."""
+    return any(o.row != f.row and o.colour is f.colour and o.size == f.size
+               and math.hypot(o.x - f.x, o.y - f.y) < 1.0 for o in fits)  # fmt: skip
 
 
 def _dedupe(fits: list[Fit], apart_mm: tuple[float, float]) -> list[Fit]:
