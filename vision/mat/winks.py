@@ -40,7 +40,7 @@ class Fit:
     whole: bool
     """The whole edge was seen (the radius was fitted too)."""
     row: int
-    """The candidate's row in the picture's :class:`EdgeSet`."""
+    """The candidate's row in the picture's :class:`EdgeSet` (-1: none)."""
     depth: float
     """How far the candidate lay inside its colour's blob, px."""
 
@@ -91,6 +91,8 @@ def find_winks(pic: Picture) -> Found:
     found = edges(pic.image, cands, 2.6 * pic.r_small_px, pic.blocked, step)
     every_row = np.arange(len(cands))
     fits = [f for f in fit(pic.cal, found, every_row, 0) if f is not None]
+    if pic.loose_mm < 1.0:
+        fits += _beyond(pic.cal, found, fits)
     fits = _dedupe([f for f in fits if f.whole or f.rms <= pic.loose_mm or _backed(f, fits)],
                    pic.apart_mm)  # fmt: skip
     fits = _one_colour_each(pic.cal, fits, masks)
@@ -99,8 +101,8 @@ def find_winks(pic: Picture) -> Found:
                          pic.cal)  # fmt: skip
     levels = relations.pile_levels(len(fits), on)
     for lv in sorted(set(levels) - {0}):  # winks on winks: their faces are higher
-        at = [i for i, v in enumerate(levels) if v == lv]
-        rows = np.array([fits[i].row for i in at])
+        at = [i for i, v in enumerate(levels) if v == lv and fits[i].row >= 0]
+        rows = np.array([fits[i].row for i in at], np.int64)
         for i, f in zip(at, fit(pic.cal, found, rows, lv), strict=True):
             fits[i] = f or fits[i]
     return Found(fits, on, levels, every)
@@ -138,6 +140,36 @@ def fit(cal: MatCalibration, es: EdgeSet, rows: NDArray[np.int64], level: int) -
             x, y, _, e = (float(v[i]) for v in by_size[size])
             out.append(None if n < 8 else Fit(colour, size, x, y, e, False, int(row), depth))
     return out
+
+
+def _beyond(cal: MatCalibration, es: EdgeSet, fits: list[Fit]) -> list[Fit]:
+    """Second circles: where a fit's own rays ran well beyond it (another
+    wink of its colour, lying on it and reaching past its rim, makes one
+    blob with it), the circle of either size through those edge points."""
+    out = []
+    for f in fits:
+        pts = cal.to_mat(es.points[f.row], WINK_THICKNESS_MM)
+        d = np.hypot(pts[:, 0] - f.x, pts[:, 1] - f.y)
+        far = es.ok[f.row] & (d > f.size / 2 + BEYOND_MM)
+        if far.sum() < 6:
+            continue
+        mid = pts[far].mean(axis=0)
+        way = (mid - (f.x, f.y)) / max(float(np.hypot(*(mid - (f.x, f.y)))), 1e-6)
+        tries: list[tuple[float, int, float, float]] = []
+        for size in (16, 22):
+            start = (mid - way * size / 2)[None]
+            got = fixed_all(pts[None], far[None], start, size / 2)
+            if got[2][0] >= 6:
+                tries.append((float(got[3][0]), size, float(got[0][0]), float(got[1][0])))
+        if tries:
+            rms, size, x, y = min(tries)  # the size that fits them closer (an arc's bend)
+            if rms <= 0.15:  # no candidate of its own (row -1): not refitted one level up
+                out.append(Fit(f.colour, size, x, y, rms, False, -1, 0.0))
+    return out
+
+
+BEYOND_MM = 0.6
+"""Edge points this far outside a fit are another wink's."""
 
 
 def _backed(f: Fit, fits: list[Fit]) -> bool:
