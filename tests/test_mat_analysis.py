@@ -8,24 +8,40 @@ import pytest
 from controller.games.tiddlywinks.geometry import Colour
 from vision.mat.analyse import MatAnalyser, analyse
 from vision.mat.camera import MatCalibration, calibrate_mat
+from vision.mat.closer import Still, groups
 from vision.mat.layout import MatLayout
 from vision.mat.render import MatRig, render
 from vision.mat.synth.compare import Tally, match, percentile, tally
 from vision.mat.synth.scene import MatScene, TrueWink, random_scene
+from vision.mat.winks import Fit
 from vision.model import Frame, VisionError
 
 SEEDS = range(100, 108)
 
 
-@pytest.fixture(scope="module")
-def tallied() -> Tally:
+def _tally(closer: bool) -> Tally:
     t = Tally()
     for seed in SEEDS:
         rig = MatRig.make(seed=seed)
         scene = random_scene(np.random.default_rng(seed))
         frame = render(rig, scene, seed=seed)
-        tally(analyse(frame), scene, t, f"[{seed}] ")
+        still = _still(rig, scene, seed) if closer else None
+        tally(analyse(frame, still=still), scene, t, f"[{seed}] ")
     return t
+
+
+def _still(rig: MatRig, scene: MatScene, seed: int) -> Still:
+    return lambda box: render(rig.still(box), scene, seed=seed + 1)
+
+
+@pytest.fixture(scope="module")
+def tallied() -> Tally:
+    return _tally(closer=False)
+
+
+@pytest.fixture(scope="module")
+def tallied_closer() -> Tally:
+    return _tally(closer=True)
 
 
 def test_uncovered_winks_all_found_with_colour_and_size(tallied: Tally) -> None:
@@ -49,6 +65,40 @@ def test_squops_mostly_found_and_rarely_invented(tallied: Tally) -> None:
     assert tallied.squops_true > 10
     assert tallied.squops_right >= 0.7 * tallied.squops_true, tallied.wrong
     assert tallied.squops_right >= 0.9 * tallied.squops_seen, tallied.wrong
+
+
+def test_a_closer_look_at_piles_in_a_still(tallied_closer: Tally) -> None:
+    t = tallied_closer
+    assert t.whole_right == t.whole, t.wrong
+    assert t.touching_false == 0, t.wrong
+    assert percentile(t.errors_mm, 95) <= 0.5
+    assert percentile(t.errors_covered_mm, 95) <= 0.6  # the part a covered wink shows
+    assert t.squops_right >= 0.9 * t.squops_true, t.wrong
+    assert t.squops_right >= 0.97 * t.squops_seen, t.wrong
+
+
+def test_a_still_crop_is_the_same_camera_scaled() -> None:
+    rig = MatRig.make(seed=11)
+    box = (1200, 700, 160, 120)
+    cal = MatCalibration.from_projection(rig.projection(), rig.size).crop(3.6, box)
+    assert cal.size == rig.still(box).size == (160, 120)
+    assert np.allclose(cal.projection, rig.still(box).projection())
+    # the crop's pixel (0, 0) is the still's (x0, y0): 3.6 video pixels per pixel
+    video = MatCalibration.from_projection(rig.projection(), rig.size)
+    mm = np.array([[30.0, -40.0]])
+    u = video.to_pixels(mm, 1.5)[0]
+    assert np.allclose(cal.to_pixels(mm, 1.5)[0], 3.6 * (u + 0.5) - 0.5 - box[:2])
+
+
+def test_only_piles_and_partly_seen_winks_get_a_closer_look() -> None:
+    def fit(x: float, size: int = 22, whole: bool = True) -> Fit:
+        return Fit(Colour.RED, size, x, 0.0, 0.1, whole, 0, 5.0)
+
+    fits = [fit(0.0), fit(22.1),  # touching, both whole: the video suffices
+            fit(100.0), fit(112.0, 16),  # overlapping
+            fit(300.0, whole=False),  # partly seen
+            fit(500.0)]  # fmt: skip
+    assert sorted(sorted(g) for g in groups(fits)) == [[2, 3], [4]]
 
 
 def _one(scene: MatScene, rig_seed: int = 2) -> tuple[MatScene, list[TrueWink]]:

@@ -12,44 +12,38 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import cv2
 import numpy as np
 
-from controller.games.tiddlywinks.geometry import Colour, MatSpec, Place, Wink
+from controller.games.tiddlywinks.geometry import MatSpec, Place, Wink
 from controller.games.tiddlywinks.geometry import in_field as geo_in_field
 from controller.games.tiddlywinks.geometry import on_mat as geo_on_mat
 from controller.games.tiddlywinks.geometry import pot_distance as geo_pot_distance
-from vision.mat import relations
+from vision.mat import closer
 from vision.mat.camera import DEFAULT_HFOV_DEG, MatCalibration, calibrate_mat
-from vision.mat.fit import Edges, edges, fixed_fit, kasa
+from vision.mat.closer import Still
 from vision.mat.layout import WINK_THICKNESS_MM, MatLayout
 from vision.mat.model import MatObservation, PotView, SeenWink
 from vision.mat.pot import Pot, find_pot, near, polygon_mask, pot_mask, potted
-from vision.mat.segment import Mask, candidates, colour_masks
+from vision.mat.winks import Fit, Found, Picture, find_winks
 from vision.model import Frame
 
+STILL_SCALE = 3.6
+"""A full-resolution still's pixels per video pixel (the Pi Camera Module
+3: 4608x2592 stills, 1280x720 video)."""
 BORDER_MM = 25.0
 """How far beyond the mat's edges winks are looked for (the markers start 30 mm out)."""
-
-
-@dataclass(frozen=True, slots=True)
-class _Fit:
-    colour: Colour
-    size: int
-    x: float
-    y: float
-    rms: float
-    whole: bool
-    edges: Edges
 
 
 class MatAnalyser:
     """The analysis for one calibrated camera (the region masks are made once)."""
 
-    def __init__(self, calibration: MatCalibration, layout: MatLayout | None = None) -> None:
+    def __init__(self, calibration: MatCalibration, layout: MatLayout | None = None,
+                 still_scale: float = STILL_SCALE) -> None:  # fmt: skip
         self.cal = calibration
+        self.still_scale = still_scale
         self.layout = layout or MatLayout()
         spec = self.layout.spec
         hx, hy = spec.length_mm / 2 + BORDER_MM, spec.width_mm / 2 + BORDER_MM
@@ -57,123 +51,34 @@ class MatAnalyser:
         self.region = polygon_mask(calibration.size, calibration.to_pixels(corners))
         self.r_small_px = 8.0 * calibration.px_per_mm(0.0, 0.0, WINK_THICKNESS_MM)
 
-    def analyse(self, frame: Frame) -> MatObservation:
-        """Every wink, squop and potted wink the frame shows."""
+    def analyse(self, frame: Frame, still: Still | None = None) -> MatObservation:
+        """Every wink, squop and potted wink the frame shows; with ``still``,
+        each pile is looked at again in a full-resolution still
+        (:mod:`vision.mat.closer`)."""
         spec = self.layout.spec
         image = frame.image
         grey = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.uint8)
         pot = find_pot(grey, self.cal, spec)
         blocked = pot_mask(self.cal, pot, spec) if pot else np.zeros_like(grey)
-        every = colour_masks(image, self.region)
-        free = cv2.bitwise_not(blocked)
-        masks = {c: np.asarray(cv2.bitwise_and(m, free), np.uint8) for c, m in every.items()}
-        cands = candidates(masks, self.r_small_px)
-        found = edges(image, cands, 2.6 * self.r_small_px, blocked)
-        fits = _dedupe([f for e in found if (f := self._fit(e, WINK_THICKNESS_MM)) is not None])
-        on = self._stack(fits, masks, grey)
-        levels = _levels(len(fits), on)
-        fits = [
-            self._fit(f.edges, WINK_THICKNESS_MM * (lv + 1)) or f
-            for f, lv in zip(fits, levels, strict=True)
-        ]
+        found = find_winks(Picture(image, self.cal, self.region, blocked, self.r_small_px))
+        if still is not None:
+            found = closer.look(found, still, self.cal, pot, spec, self.still_scale)
         pot_view = None
         if pot is not None:
-            pot_view = PotView(pot.x, pot.y, pot.rim, potted(every, self.cal, pot, spec))
+            pot_view = PotView(pot.x, pot.y, pot.rim, potted(found.masks, self.cal, pot, spec))
         return MatObservation(
-            tuple(self._seen(i, f, on, levels, pot) for i, f in enumerate(fits)),
+            tuple(self._seen(i, f, found, pot) for i, f in enumerate(found.fits)),
             pot_view, self.cal.rms_mm)  # fmt: skip
 
-    def _fit(self, e: Edges, z: float) -> _Fit | None:
-        if len(e.points) < 8:
-            return None
-        pts = self.cal.to_mat(e.points, z)
-        cx, cy, r = kasa(pts)
-        res = np.hypot(pts[:, 0] - cx, pts[:, 1] - cy) - r
-        rms = float(np.sqrt(np.mean(res**2)))
-        if rms < 0.35 and len(pts) >= 0.9 * 48 and 6.0 < r < 13.5:
-            size = 22 if r > 9.5 else 16  # the whole edge seen
-            return _Fit(e.candidate.colour, size, cx, cy, rms, True, e)
-        best: tuple[int, float, float, float, int] | None = None
-        for size in (22, 16):
-            fx, fy, n, frms = fixed_fit(pts, (cx, cy) if 6 < r < 14 else _mean(pts), size / 2)
-            key = (n, -frms)
-            if best is None or key > (best[0], -best[1]):
-                best = (n, frms, fx, fy, size)
-        assert best is not None
-        n, frms, fx, fy, size = best
-        if n < 8:
-            return None
-        return _Fit(e.candidate.colour, size, fx, fy, frms, False, e)
-
-    def _stack(
-        self, fits: list[_Fit], masks: dict[Colour, Mask], grey: np.ndarray
-    ) -> dict[int, set[int]]:
-        """For each wink, the winks it lies on."""
-        on: dict[int, set[int]] = {i: set() for i in range(len(fits))}
-        circ = [(f.x, f.y, f.size / 2, WINK_THICKNESS_MM) for f in fits]
-        for i in range(len(fits)):
-            for j in range(i + 1, len(fits)):
-                if relations.overlap(circ[i], circ[j]) <= relations.SQUOP_OVERLAP_MM:
-                    continue
-                a, b = fits[i], fits[j]
-                if a.colour is not b.colour:
-                    share = relations.lens_share(
-                        masks[a.colour], masks[b.colour], self.cal, circ[i], circ[j]
-                    )
-                    i_on_top = share > 0.5
-                else:
-                    dark_i = relations.arc_darkness(grey, self.cal, circ[i], circ[j])
-                    dark_j = relations.arc_darkness(grey, self.cal, circ[j], circ[i])
-                    i_on_top = dark_i < dark_j
-                if i_on_top:
-                    on[i].add(j)
-                else:
-                    on[j].add(i)
-        return on
-
-    def _seen(
-        self, i: int, f: _Fit, on: dict[int, set[int]], levels: list[int], pot: Pot | None
-    ) -> SeenWink:
+    def _seen(self, i: int, f: Fit, found: Found, pot: Pot | None) -> SeenWink:
         spec = self.layout.spec
         px, py = near(pot, spec)
         probe = Wink("b1" if f.size == 22 else "b3", Place.FIELD, f.x, f.y)
         here = replace(spec, pot_x_mm=px, pot_y_mm=py)
-        covered = any(i in below for below in on.values())
-        return SeenWink(f.colour, f.size, f.x, f.y, i, tuple(sorted(on[i])), covered, levels[i],
-                        geo_in_field(spec, probe), geo_on_mat(spec, probe),
+        covered = any(i in below for below in found.on.values())
+        return SeenWink(f.colour, f.size, f.x, f.y, i, tuple(sorted(found.on[i])), covered,
+                        found.levels[i], geo_in_field(spec, probe), geo_on_mat(spec, probe),
                         geo_pot_distance(here, probe), f.rms)  # fmt: skip
-
-
-def _mean(pts: np.ndarray) -> tuple[float, float]:
-    return float(pts[:, 0].mean()), float(pts[:, 1].mean())
-
-
-def _dedupe(fits: list[_Fit]) -> list[_Fit]:
-    """One fit per wink: two candidates of one colour fitted to nearly the
-    same circle are one wink (keep the better fit)."""
-    out: list[_Fit] = []
-    for f in sorted(fits, key=lambda f: (not f.whole, f.rms)):
-        if any(
-            o.colour is f.colour
-            and np.hypot(o.x - f.x, o.y - f.y) < 0.5 * min(o.size, f.size) / 2 * 2
-            for o in out
-        ):
-            continue
-        out.append(f)
-    return out
-
-
-def _levels(n: int, on: dict[int, set[int]]) -> list[int]:
-    levels = [0] * n
-    for _ in range(n):  # a few passes settle any pile (a cycle stops at n)
-        changed = False
-        for i in range(n):
-            want = max((levels[j] + 1 for j in on[i]), default=0)
-            if want != levels[i] and want <= n:
-                levels[i], changed = want, True
-        if not changed:
-            break
-    return levels
 
 
 def analyse(
@@ -181,12 +86,13 @@ def analyse(
     calibration: MatCalibration | None = None,
     layout: MatLayout | None = None,
     hfov_deg: float = DEFAULT_HFOV_DEG,
+    still: Still | None = None,
 ) -> MatObservation:
     """The mat in ``frame``; calibrates from the frame's markers when no
     calibration is given."""
     layout = layout or MatLayout()
     cal = calibration or calibrate_mat(frame, layout, hfov_deg)
-    return MatAnalyser(cal, layout).analyse(frame)
+    return MatAnalyser(cal, layout).analyse(frame, still)
 
 
 __all__ = ["MatAnalyser", "MatSpec", "analyse"]

@@ -18,7 +18,7 @@ Marker detection is :func:`vision.calibration.detect_markers` (the
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -59,6 +59,13 @@ def pose_projection(homography: Matrix, k: Matrix) -> Matrix:
     return np.asarray(k @ np.column_stack([r1, r2, r3, m[:, 2]]), np.float64)
 
 
+def zoom(scale: float, x0: float, y0: float) -> Matrix:
+    """Video pixels to the pixels of a still ``scale`` times finer, cropped
+    at (x0, y0) of the still (pixel centres at integers in both)."""
+    c = 0.5 * scale - 0.5
+    return np.array([[scale, 0.0, c - x0], [0.0, scale, c - y0], [0.0, 0.0, 1.0]])
+
+
 @dataclass(frozen=True, slots=True)
 class MatCalibration:
     """Mat mm (at any height) to pixels of a ``size`` frame, and the fit."""
@@ -73,6 +80,13 @@ class MatCalibration:
     def from_projection(cls, projection: Matrix, size: tuple[int, int]) -> MatCalibration:
         """A calibration from a known 3x4 projection (the renderer's camera)."""
         return cls(np.asarray(projection, np.float64), size)
+
+    def crop(self, scale: float, region: tuple[int, int, int, int]) -> MatCalibration:
+        """The calibration of ``region`` (x0, y0, width, height) of a still
+        taken by the same camera at ``scale`` times the resolution."""
+        x0, y0, w, h = region
+        return replace(self, projection=np.asarray(zoom(scale, x0, y0) @ self.projection,
+                                                   np.float64), size=(w, h))  # fmt: skip
 
     def plane(self, z: float) -> Matrix:
         """The homography from mat (x, y) at height ``z`` mm to pixels."""

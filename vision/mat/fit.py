@@ -1,12 +1,19 @@
 """Subpixel wink edges along rays, and circles fitted to them in mat mm.
 
 From a point inside a wink, 48 rays run outwards; along each, the colour's
-strength (the pixel's colour projected on the wink's own face colour, less
-its grey) falls from the face's value to about nothing on the neutral mat or
-the dark edge. Where it crosses half-way is the edge, to a small fraction of
+strength (the pixel's chroma projected on the wink's own face chroma, less
+twice the part of it at right angles beyond a quarter of the face's, so that
+another wink's colour counts as strongly negative even when it projects
+well: red and yellow do) falls from
+the face's value to about nothing on the neutral mat or the dark edge, and
+below nothing on another colour. Where it crosses half-way is the edge, to a small fraction of
 a pixel (the renderer's anti-aliasing and blur, like a real lens, are
 symmetric about the edge). Edge points are mapped to the mat at the height
 of the wink's face, so parallax does not move the centre.
+
+Every candidate's rays are sampled, and every circle fitted, in one numpy
+pass over all the winks of the frame (a Python loop per wink and per ray
+cost 20-80 ms on a crowded mat).
 """
 
 from __future__ import annotations
@@ -17,102 +24,128 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.mat.camera import MatCalibration
 from vision.mat.segment import Candidate, sample
 
 RAYS = 48
 STEP_PX = 0.25
 Floats = NDArray[np.float64]
+Bools = NDArray[np.bool_]
 
 
 @dataclass(frozen=True, slots=True)
-class Edges:
-    """A candidate's edge points (pixels), and which rays ran into the pot."""
+class EdgeSet:
+    """Every candidate's edge points: ``points[i, ray]`` (pixels) where
+    ``ok[i, ray]`` (the ray found an edge that is not the pot's)."""
 
-    candidate: Candidate
+    cands: list[Candidate]
     points: Floats
-    face: float
+    ok: Bools
 
 
 def edges(image: NDArray[np.uint8], cands: list[Candidate], reach_px: float,
-          blocked: NDArray[np.uint8]) -> list[Edges]:  # fmt: skip
-    """Edge points of every candidate (one remap for all of them)."""
-    if not cands:
-        return []
-    n_steps = int(reach_px / STEP_PX) + 1
-    radii = np.arange(n_steps) * STEP_PX
+          blocked: NDArray[np.uint8], step_px: float = STEP_PX) -> EdgeSet:  # fmt: skip
+    """Edge points of every candidate (one remap for all of them), sampled
+    every ``step_px`` along each ray."""
+    n = len(cands)
+    if not n:
+        return EdgeSet(cands, np.zeros((0, RAYS, 2)), np.zeros((0, RAYS), bool))
+    n_steps = int(reach_px / step_px) + 1
+    radii = np.arange(n_steps) * step_px
     ang = np.linspace(0, 2 * np.pi, RAYS, endpoint=False)
     dirs = np.column_stack([np.cos(ang), np.sin(ang)])
     origins = np.array([[c.u, c.v] for c in cands])
     pts = origins[:, None, None, :] + dirs[None, :, None, :] * radii[None, None, :, None]
-    bgr = sample(image, pts.reshape(-1, 2)).reshape(len(cands), RAYS, n_steps, 3)
-    return [_edges(c, bgr[i], pts[i], blocked) for i, c in enumerate(cands)]
-
-
-def _edges(c: Candidate, bgr: Floats, pts: Floats, blocked: NDArray[np.uint8]) -> Edges:
-    inner = max(1, int(0.5 * c.depth_px / STEP_PX))
-    face = np.median(bgr[:, :inner].reshape(-1, 3), axis=0)
-    d = face - face.mean()
-    strength = float(np.linalg.norm(d))
-    if strength < 1e-6:
-        return Edges(c, np.zeros((0, 2)), 0.0)
-    m = ((bgr - bgr.mean(axis=2, keepdims=True)) @ d) / strength
-    level = 0.5 * strength
-    below = m < level
-    below[:, :inner] = False
-    first = np.argmax(below, axis=1)
-    ok = below[np.arange(RAYS), first]
-    out = []
+    bgr = sample(image, pts.reshape(-1, 2), np.float32).reshape(n, RAYS, n_steps, 3)
+    inner = np.maximum(1, (0.5 * np.array([c.depth_px for c in cands]) / step_px).astype(int))
+    face = np.array([np.median(bgr[i, :, : inner[i]].reshape(-1, 3), axis=0) for i in range(n)])
+    d = face - face.mean(axis=1, keepdims=True)
+    strength = np.linalg.norm(d, axis=1)
+    d = (d / np.maximum(strength, 1e-6)[:, None]).astype(np.float32)
+    along = np.einsum("nrsc,nc->nrs", bgr, d)  # d has no grey: the pixel's grey drops out
+    total = bgr.sum(axis=3)
+    chroma2 = np.einsum("nrsc,nrsc->nrs", bgr, bgr) - total * total / 3
+    across = np.sqrt(np.maximum(chroma2 - along**2, 0.0))
+    # another colour (which may project well on the face's) counts as edge;
+    # the mat's tint, the dark edge and noise stay under the allowance
+    level = (0.5 * strength[:, None, None]).astype(np.float32)
+    m = along - 2.0 * np.maximum(across - 0.5 * level, 0.0)
+    below = (m < level) & (np.arange(n_steps)[None, None, :] >= inner[:, None, None])
+    first = np.argmax(below, axis=2)
+    ok = np.take_along_axis(below, first[..., None], axis=2)[..., 0] & (strength > 1e-6)[:, None]
+    k = np.maximum(first, 1)
+    v0 = np.take_along_axis(m, (k - 1)[..., None], axis=2)[..., 0]
+    v1 = np.take_along_axis(m, k[..., None], axis=2)[..., 0]
+    gap = np.where(ok, v0 - v1, 1.0)
+    frac = np.where(ok, (v0 - level[..., 0]) / np.where(gap == 0, 1.0, gap), 0.0).astype(float)
+    dist = (k - 1 + frac) * step_px
+    points = origins[:, None, :] + dirs[None, :, :] * dist[..., None]
+    beyond = origins[:, None, :] + dirs[None] * radii[np.minimum(k + 4, n_steps - 1)][..., None]
+    bx, by = np.round(beyond[..., 0]).astype(int), np.round(beyond[..., 1]).astype(int)
     h, w = blocked.shape
-    for ray in np.nonzero(ok)[0]:
-        k = int(first[ray])
-        v0, v1 = m[ray, k - 1], m[ray, k]
-        frac = (v0 - level) / (v0 - v1)
-        p = pts[ray, k - 1] + frac * (pts[ray, k] - pts[ray, k - 1])
-        beyond = np.round(pts[ray, min(k + 4, pts.shape[1] - 1)]).astype(int)
-        if 0 <= beyond[0] < w and 0 <= beyond[1] < h and blocked[beyond[1], beyond[0]]:
-            continue  # ran into the pot: its edge, not the wink's
-        out.append(p)
-    return Edges(c, np.array(out, np.float64).reshape(-1, 2), strength)
+    inside = (bx >= 0) & (bx < w) & (by >= 0) & (by < h)
+    hit = np.zeros_like(ok)
+    hit[inside] = blocked[by[inside], bx[inside]] > 0
+    return EdgeSet(cands, points, ok & ~hit)  # a ray into the pot found its edge, not the wink's
+
+
+def kasa_all(pts: Floats, ok: Bools) -> tuple[Floats, Floats, Floats]:
+    """The least-squares circle through each row's ``ok`` points: x, y, r."""
+    w = ok.astype(np.float64)
+    cnt = np.maximum(w.sum(axis=1), 1.0)
+    mean = (pts * w[..., None]).sum(axis=1) / cnt[:, None]
+    x, y = pts[..., 0] - mean[:, None, 0], pts[..., 1] - mean[:, None, 1]
+    cols = np.stack([x, y, np.ones_like(x)], axis=-1) * w[..., None]
+    ata = np.einsum("nri,nrj->nij", cols, cols)
+    atb = np.einsum("nri,nr->ni", cols, (x * x + y * y) * w)
+    bad = np.abs(np.linalg.det(ata)) < 1e-9
+    ata[bad] = np.eye(3)
+    sol = np.linalg.solve(ata, atb[..., None])[..., 0]
+    cx, cy = sol[:, 0] / 2, sol[:, 1] / 2
+    r = np.sqrt(np.maximum(sol[:, 2] + cx * cx + cy * cy, 0.0))
+    r[bad] = 0.0
+    return cx + mean[:, 0], cy + mean[:, 1], r
+
+
+def fixed_all(
+    pts: Floats, ok: Bools, start: Floats, r: float | Floats
+) -> tuple[Floats, Floats, NDArray[np.int64], Floats]:
+    """For each row, the circle of radius ``r`` through most of its points
+    (points well inside it are where something lies over the wink, and are
+    dropped): centre x, y, inliers, RMS of the inliers."""
+    cx, cy = start[:, 0].copy(), start[:, 1].copy()
+    r = np.broadcast_to(np.asarray(r, np.float64), (len(pts),))[:, None]
+    active = np.ones(len(pts), bool)
+    for it in range(8):
+        dx, dy = pts[..., 0] - cx[:, None], pts[..., 1] - cy[:, None]
+        dist = np.maximum(np.hypot(dx, dy), 1e-9)
+        res = dist - r
+        gate = 3.0 if it == 0 else (1.5 if it < 3 else 0.7)
+        keep = ok & (np.abs(res) < gate)
+        active &= keep.sum(axis=1) >= 3
+        jx, jy = np.where(keep, -dx / dist, 0.0), np.where(keep, -dy / dist, 0.0)
+        a, b, c = (jx * jx).sum(1), (jx * jy).sum(1), (jy * jy).sum(1)
+        gx, gy = -(jx * res).sum(1), -(jy * res).sum(1)
+        det = a * c - b * b
+        good = active & (np.abs(det) > 1e-12)
+        safe = np.where(good, det, 1.0)
+        cx += np.where(good, (c * gx - b * gy) / safe, 0.0)
+        cy += np.where(good, (a * gy - b * gx) / safe, 0.0)
+    res = np.hypot(pts[..., 0] - cx[:, None], pts[..., 1] - cy[:, None]) - r
+    keep = ok & (np.abs(res) < 0.7)  # fmt: skip
+    n = keep.sum(axis=1)
+    rms = np.sqrt((np.where(keep, res, 0.0) ** 2).sum(1) / np.maximum(n, 1))
+    return cx, cy, n, np.where(n > 0, rms, math.inf)
 
 
 def kasa(points: Floats) -> tuple[float, float, float]:
     """The least-squares circle (x, y, r) through ``points``."""
-    x, y = points[:, 0], points[:, 1]
-    a = np.column_stack([x, y, np.ones_like(x)])
-    b = x * x + y * y
-    sol, *_ = np.linalg.lstsq(a, b, rcond=None)
-    cx, cy = sol[0] / 2, sol[1] / 2
-    return float(cx), float(cy), float(math.sqrt(max(sol[2] + cx * cx + cy * cy, 0.0)))
+    x, y, r = kasa_all(points[None], np.ones((1, len(points)), bool))
+    return float(x[0]), float(y[0]), float(r[0])
 
 
 def fixed_fit(
     points: Floats, start: tuple[float, float], r: float
 ) -> tuple[float, float, int, float]:
-    """The circle of radius ``r`` through most of ``points`` (points well
-    inside it are where something lies over the wink, and are dropped):
-    centre, inliers, RMS of the inliers."""
-    cx, cy = start
-    keep = np.ones(len(points), bool)
-    for it in range(8):
-        dx, dy = points[:, 0] - cx, points[:, 1] - cy
-        dist = np.hypot(dx, dy)
-        res = dist - r
-        gate = 3.0 if it == 0 else (1.5 if it < 3 else 0.7)
-        keep = np.abs(res) < gate
-        if keep.sum() < 3:
-            break
-        jac = np.column_stack([-dx[keep] / dist[keep], -dy[keep] / dist[keep]])
-        step, *_ = np.linalg.lstsq(jac, -res[keep], rcond=None)
-        cx, cy = cx + float(step[0]), cy + float(step[1])
-    res = np.hypot(points[:, 0] - cx, points[:, 1] - cy) - r
-    keep = np.abs(res) < 0.7
-    rms = float(np.sqrt(np.mean(res[keep] ** 2))) if keep.any() else math.inf
-    return cx, cy, int(keep.sum()), rms
-
-
-def to_mat(cal: MatCalibration, pixels: Floats, z: float) -> Floats:
-    """Edge pixels to mat mm at height ``z``."""
-    if len(pixels) == 0:
-        return pixels
-    return cal.to_mat(pixels, z)
+    """:func:`fixed_all` for one set of points."""
+    x, y, n, rms = fixed_all(points[None], np.ones((1, len(points)), bool), np.array([start]), r)
+    return float(x[0]), float(y[0]), int(n[0]), float(rms[0])

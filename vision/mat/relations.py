@@ -14,11 +14,14 @@ from the picture:
 
 from __future__ import annotations
 
+import itertools
 import math
+from collections.abc import Sequence
 
 import numpy as np
 from numpy.typing import NDArray
 
+from controller.games.tiddlywinks.geometry import Colour
 from vision.mat.camera import MatCalibration
 from vision.mat.segment import Mask, sample
 
@@ -31,19 +34,42 @@ Circle = tuple[float, float, float, float]
 """x, y, radius, face height (mm)."""
 
 
-def lens_share(mask_a: Mask, mask_b: Mask, cal: MatCalibration, a: Circle, b: Circle) -> float:
-    """The share of the overlap lens showing a's colour rather than b's (0-1)."""
+def lens_share(mask_a: Mask, mask_b: Mask, cal: MatCalibration, a: Circle, b: Circle,
+               others: Sequence[Circle] = ()) -> tuple[float, int]:  # fmt: skip
+    """The share of the overlap lens showing a's colour rather than b's (0-1),
+    and how many points of the lens were looked at.
+
+    Parts of the lens under any of ``others`` (a third wink of a pile, in a's
+    or b's colour, may lie over both) are left out."""
     xs = np.arange(-a[2], a[2] + 0.01, 0.5)
-    grid = np.array([[a[0] + dx, a[1] + dy] for dx in xs for dy in xs])
-    inside_a = np.hypot(grid[:, 0] - a[0], grid[:, 1] - a[1]) < a[2] - 0.5
-    inside_b = np.hypot(grid[:, 0] - b[0], grid[:, 1] - b[1]) < b[2] - 0.5
-    lens = grid[inside_a & inside_b]
+    gx, gy = np.meshgrid(xs + a[0], xs + a[1])
+    grid = np.column_stack([gx.ravel(), gy.ravel()])
+    keep = (np.hypot(grid[:, 0] - a[0], grid[:, 1] - a[1]) < a[2] - 0.5) & (
+        np.hypot(grid[:, 0] - b[0], grid[:, 1] - b[1]) < b[2] - 0.5
+    )
+    for o in others:
+        keep &= np.hypot(grid[:, 0] - o[0], grid[:, 1] - o[1]) > o[2] + 0.7
+    lens = grid[keep]
     if len(lens) == 0:
-        return 0.5
+        return 0.5, 0
     px = cal.to_pixels(lens, max(a[3], b[3]))
     na = float(sample(mask_a, px).sum())
     nb = float(sample(mask_b, px).sum())
-    return 0.5 if na + nb == 0 else na / (na + nb)
+    return (0.5 if na + nb == 0 else na / (na + nb)), len(lens)
+
+
+def fill(mask: Mask, cal: MatCalibration, a: Circle, others: Sequence[Circle] = ()) -> float:
+    """The share of a's disc (less its rim, and less what ``others`` cover)
+    that ``mask`` covers (0-1)."""
+    xs = np.arange(-a[2], a[2] + 0.01, 1.0)
+    gx, gy = np.meshgrid(xs + a[0], xs + a[1])
+    grid = np.column_stack([gx.ravel(), gy.ravel()])
+    keep = np.hypot(grid[:, 0] - a[0], grid[:, 1] - a[1]) < a[2] - 1.0
+    for o in others:
+        keep &= np.hypot(grid[:, 0] - o[0], grid[:, 1] - o[1]) > o[2] + 0.5
+    if not keep.any():
+        return 0.0
+    return float(sample(mask, cal.to_pixels(grid[keep], a[3])).mean()) / 255
 
 
 def arc_darkness(grey: NDArray[np.uint8], cal: MatCalibration, a: Circle, b: Circle) -> float:
@@ -59,3 +85,58 @@ def arc_darkness(grey: NDArray[np.uint8], cal: MatCalibration, a: Circle, b: Cir
 def overlap(a: Circle, b: Circle) -> float:
     """How far the plan views overlap, mm."""
     return a[2] + b[2] - math.hypot(a[0] - b[0], a[1] - b[1])
+
+
+def stack(circ: list[Circle], colours: list[Colour], masks: dict[Colour, Mask],
+          grey: NDArray[np.uint8], cal: MatCalibration) -> dict[int, set[int]]:  # fmt: skip
+    """For each wink, the winks it lies on.
+
+    Pairs whose picture is clear are decided first; a pair of colours whose
+    overlap is mostly under a third wink of either colour (a pile of three)
+    is then decided by the pile's levels from the clear pairs, and only
+    failing that by the whole overlap's colour."""
+    on: dict[int, set[int]] = {i: set() for i in range(len(circ))}
+    unsure: list[tuple[int, int, bool]] = []
+    for i, j in itertools.combinations(range(len(circ)), 2):
+        if overlap(circ[i], circ[j]) <= SQUOP_OVERLAP_MM:
+            continue
+        ci, cj = colours[i], colours[j]
+        if ci is cj:
+            i_on_top = arc_darkness(grey, cal, circ[i], circ[j]) < arc_darkness(
+                grey, cal, circ[j], circ[i]
+            )
+        else:
+            others = [c for k, c in enumerate(circ) if k not in (i, j) and colours[k] in (ci, cj)
+                      and overlap(c, circ[i]) > 0 and overlap(c, circ[j]) > 0]  # fmt: skip
+            share, n = lens_share(masks[ci], masks[cj], cal, circ[i], circ[j], others)
+            if n < 6 or abs(share - 0.5) < 0.25:
+                full, _ = lens_share(masks[ci], masks[cj], cal, circ[i], circ[j])
+                unsure.append((i, j, full > 0.5))
+                continue
+            i_on_top = share > 0.5
+        on[i if i_on_top else j].add(j if i_on_top else i)
+    levels = pile_levels(len(circ), on)
+    for i, j, i_on_top in unsure:
+        if levels[i] != levels[j]:
+            i_on_top = levels[i] > levels[j]
+        on[i if i_on_top else j].add(j if i_on_top else i)
+    return on
+
+
+MAX_LEVEL = 5
+"""The highest pile the analysis reports (a cycle of misread pairs must not
+send faces metres up)."""
+
+
+def pile_levels(n: int, on: dict[int, set[int]]) -> list[int]:
+    """Each wink's height in its pile (0 on the mat)."""
+    levels = [0] * n
+    for _ in range(n):  # a few passes settle any pile (a cycle stops at MAX_LEVEL)
+        changed = False
+        for i in range(n):
+            want = min(max((levels[j] + 1 for j in on[i]), default=0), MAX_LEVEL)
+            if want != levels[i]:
+                levels[i], changed = want, True
+        if not changed:
+            break
+    return levels

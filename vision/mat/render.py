@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -25,12 +25,19 @@ from numpy.typing import NDArray
 
 from controller.games.tiddlywinks.geometry import COLOURS, MatSpec, wink_colour
 from vision.floor import Matrix, apply
+from vision.mat.camera import zoom
 from vision.mat.layout import POT_FLOOR_MM, POT_HEIGHT_MM, POT_WALL_MM, WINK_THICKNESS_MM, MatLayout
 from vision.mat.synth.scene import MatScene, TrueWink
 from vision.model import Frame
 from vision.synth.camera import PinholeCamera
 
 SIZE = (1280, 720)
+STILL_SCALE = 3.6
+"""A still's pixels per video pixel (4608x2592 against 1280x720)."""
+STILL_BLUR = (0.6, 0.5)
+"""A still's blur, px: this plus this times the video's blur in still
+pixels (half the video's blur on the mat, which owes much to scaling the
+sensor down, plus the lens's own at full resolution)."""
 ART_PX_PER_MM = 1.0
 Float = NDArray[np.float32]
 
@@ -54,11 +61,28 @@ class MatRig:
     """Where the shadows fall, mm per mm of height (x, y)."""
     blur_px: float
     noise: float
+    crop: tuple[float, int, int, int, int] | None = None
+    """For a still: (scale, x0, y0, width, height), the part of the sensor
+    read at ``scale`` times the video's resolution (see :meth:`still`)."""
 
     @property
     def size(self) -> tuple[int, int]:
         """The frame's (width, height)."""
+        if self.crop is not None:
+            return (self.crop[3], self.crop[4])
         return (self.camera.width, self.camera.height)
+
+    def still(self, region: tuple[int, int, int, int], scale: float = STILL_SCALE) -> MatRig:
+        """The same camera taking a full-resolution still (``scale`` times the
+        video's pixels: the Pi Camera Module 3's 4608x2592 against 1280x720),
+        of which only ``region`` (x0, y0, width, height, in the still's
+        pixels) is read.
+
+        The still's pixels see less of the lens's and the video scaler's blur
+        than the video's (:data:`STILL_BLUR`) and more sensor noise (no
+        binning: twice the video's)."""
+        return replace(self, crop=(scale, *region), noise=2.0 * self.noise,
+                       blur_px=STILL_BLUR[0] + STILL_BLUR[1] * scale * self.blur_px)  # fmt: skip
 
     @classmethod
     def make(cls, seed: int, *, layout: MatLayout | None = None, hfov: tuple[float, float]
@@ -91,7 +115,10 @@ class MatRig:
         cam = self.camera
         r = cam.rotation
         p = cam.k @ np.column_stack([r, -r @ np.array(cam.position)])
-        return np.asarray(p @ np.diag([1.0, -1.0, 1.0, 1.0]), np.float64)
+        p = np.asarray(p @ np.diag([1.0, -1.0, 1.0, 1.0]), np.float64)
+        if self.crop is not None:
+            p = np.asarray(zoom(*self.crop[:3]) @ p, np.float64)
+        return p
 
 
 def _fit_height(cam: PinholeCamera, layout: MatLayout, fill: float) -> PinholeCamera:

@@ -11,6 +11,7 @@ its distance transform, taken greedily, give one inside point per wink.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -36,14 +37,22 @@ def colour_masks(image: NDArray[np.uint8], region: Mask) -> dict[Colour, Mask]:
     hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
     h, s, v = cv2.split(hsv)
     chroma = np.asarray(cv2.multiply(s, v, scale=1 / 255), np.uint8)
-    strong = cv2.bitwise_and(np.asarray(chroma > CHROMA_MIN, np.uint8) * 255, region)
-    out: dict[Colour, Mask] = {}
-    for colour in COLOURS:
-        band: Mask = np.zeros(h.shape, np.uint8)
+    strong = cv2.bitwise_and(np.asarray(chroma > CHROMA_MIN, np.uint8), region)
+    code = np.asarray(cv2.multiply(cv2.LUT(h, _HUE_CODE), strong), np.uint8)  # a bit per colour
+    return {c: np.asarray((code & np.uint8(1 << k)) > 0, np.uint8) * np.uint8(255)
+            for k, c in enumerate(COLOURS)}  # fmt: skip
+
+
+def _hue_code() -> NDArray[np.uint8]:
+    lut = np.zeros(256, np.uint8)
+    for k, colour in enumerate(COLOURS):
         for lo, hi in HUES[colour]:
-            band = np.asarray(cv2.bitwise_or(band, cv2.inRange(h, lo, hi)), np.uint8)
-        out[colour] = np.asarray(cv2.bitwise_and(band, strong), np.uint8)
-    return out
+            lut[lo : hi + 1] |= 1 << k
+    return lut
+
+
+_HUE_CODE = _hue_code()
+"""Hue (0-180) to a bit per colour whose band holds it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,8 +107,10 @@ def _peaks(roi: Mask, colour: Colour, least: float, x0: int, y0: int) -> list[Ca
 
 
 def sample(
-    image: NDArray[np.uint8] | NDArray[np.float32], xy: NDArray[np.float64]
-) -> NDArray[np.float64]:
+    image: NDArray[np.uint8] | NDArray[np.float32],
+    xy: NDArray[np.float64],
+    dtype: type[np.floating[Any]] = np.float64,
+) -> NDArray[Any]:
     """Bilinear samples of ``image`` at (n, 2) pixel points: (n, channels)."""
     n = len(xy)
     cols = 1024
@@ -109,4 +120,4 @@ def sample(
     mx = pad[:, 0].reshape(rows, cols)
     my = pad[:, 1].reshape(rows, cols)
     out = cv2.remap(image, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    return np.asarray(out, np.float64).reshape(rows * cols, -1)[:n]
+    return np.asarray(out, dtype).reshape(rows * cols, -1)[:n]

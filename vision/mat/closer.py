@@ -1,0 +1,124 @@
+"""A second, closer look at piles: crops of a full-resolution still.
+
+At 1280x720 the mat is about half a pixel per mm: a covered wink showing a
+6 mm crescent is 3 px wide, and a centre fitted to it can be millimetres
+out, enough to read which wink is on top wrongly. The camera that films at
+1280x720 takes stills at 4608x2592 (:data:`~vision.mat.render.STILL_SCALE`
+times finer, about 2 px per mm). After the video frame is read, every group
+of winks touching or stacked (and any wink not seen whole) is read again
+from a crop of a still, with the same steps (:func:`~vision.mat.winks.find_winks`)
+and the same calibration scaled to the crop; what the crop finds replaces
+what the video found there.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import numpy as np
+
+from controller.games.tiddlywinks.geometry import MatSpec
+from vision.mat.camera import MatCalibration
+from vision.mat.layout import WINK_THICKNESS_MM
+from vision.mat.pot import Pot, pot_mask
+from vision.mat.winks import Fit, Found, Picture, find_winks
+from vision.model import Frame
+
+Still = Callable[[tuple[int, int, int, int]], Frame]
+"""Reads ``(x0, y0, width, height)`` of a full-resolution still, in its pixels."""
+GAP_MM = 3.0
+"""Winks closer than this (edge to edge) are looked at together."""
+MARGIN_MM = 9.0
+LOOSE_MM = 0.25
+"""In a still, partial fits further than this (RMS) from their edge points
+are circles fitted across two winks (a wink's own: 0.21 mm at p95)."""
+APART_MM = (5.0, 2.5)
+"""Fits of one colour this close are one wink in a still (sizes alike,
+unlike): a wink squopped by one of its colour and size must show 6 mm."""
+"""The crop's margin round a group's discs."""
+
+
+def groups(fits: list[Fit]) -> list[list[int]]:
+    """The winks worth a closer look: each set of winks within
+    :data:`GAP_MM` of one another with some wink not seen whole or some two
+    overlapping (winks seen whole and apart, or merely touching, are read
+    well enough from the video)."""
+    parent = list(range(len(fits)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, a in enumerate(fits):
+        for j in range(i + 1, len(fits)):
+            b = fits[j]
+            if math.hypot(a.x - b.x, a.y - b.y) - (a.size + b.size) / 2 < GAP_MM:
+                parent[root(i)] = root(j)
+    out: dict[int, list[int]] = {}
+    for i in range(len(fits)):
+        out.setdefault(root(i), []).append(i)
+    return [g for g in out.values() if not all(fits[i].whole for i in g) or _stacked(fits, g)]
+
+
+def _stacked(fits: list[Fit], group: list[int]) -> bool:
+    pairs = [(fits[i], fits[j]) for i in group for j in group if i < j]
+    return any(math.hypot(a.x - b.x, a.y - b.y) < (a.size + b.size) / 2 for a, b in pairs)
+
+
+def region(cal: MatCalibration, fits: list[Fit], scale: float) -> tuple[int, int, int, int] | None:
+    """The still's pixels round ``fits`` (with :data:`MARGIN_MM`)."""
+    pts = np.vstack([[(f.x + dx * (f.size / 2 + MARGIN_MM), f.y + dy * (f.size / 2 + MARGIN_MM))
+                      for dx in (-1, 1) for dy in (-1, 1)] for f in fits])  # fmt: skip
+    uv = scale * (cal.to_pixels(pts, WINK_THICKNESS_MM) + 0.5) - 0.5
+    w, h = round(cal.size[0] * scale), round(cal.size[1] * scale)
+    x0, y0 = np.maximum(np.floor(uv.min(axis=0)).astype(int), 0)
+    x1, y1 = np.minimum(np.ceil(uv.max(axis=0)).astype(int) + 1, [w, h])
+    if x1 - x0 < 8 or y1 - y0 < 8:
+        return None
+    return (int(x0), int(y0), int(x1 - x0), int(y1 - y0))
+
+
+def look(found: Found, still: Still, cal: MatCalibration, pot: Pot | None, spec: MatSpec,
+         scale: float) -> Found:  # fmt: skip
+    """``found`` with each group's winks as a closer look sees them."""
+    kept = list(range(len(found.fits)))
+    extra: list[tuple[Found, list[int]]] = []
+    for group in groups(found.fits):
+        members = [found.fits[i] for i in group]
+        box = region(cal, members, scale)
+        if box is None:
+            continue
+        ccal = cal.crop(scale, box)
+        image = still(box).image
+        blocked = pot_mask(ccal, pot, spec) if pot else np.zeros(image.shape[:2], np.uint8)
+        mx, my = float(np.mean([f.x for f in members])), float(np.mean([f.y for f in members]))
+        r_small = 8.0 * ccal.px_per_mm(mx, my, WINK_THICKNESS_MM)
+        got = find_winks(
+            Picture(image, ccal, np.full_like(blocked, 255), blocked, r_small, APART_MM, LOOSE_MM)
+        )
+
+        def near(f: Fit, members: list[Fit] = members) -> bool:
+            return min(math.hypot(f.x - g.x, f.y - g.y) - g.size / 2 for g in members) < GAP_MM
+
+        inside = [k for k, f in enumerate(got.fits) if near(f)]
+        if inside:
+            kept = [i for i in kept if not near(found.fits[i])]
+            extra.append((got, inside))
+    return _merge(found, kept, extra)
+
+
+def _merge(found: Found, kept: list[int], extra: list[tuple[Found, list[int]]]) -> Found:
+    fits: list[Fit] = []
+    levels: list[int] = []
+    on: dict[int, set[int]] = {}
+    parts = [(found, kept), *extra]
+    for part, rows in parts:
+        index = {k: len(fits) + n for n, k in enumerate(rows)}
+        for k in rows:
+            on[index[k]] = {index[b] for b in part.on[k] if b in index}
+            fits.append(part.fits[k])
+            levels.append(part.levels[k])
+    return Found(fits, on, levels, found.masks)

@@ -1,0 +1,214 @@
+"""The winks one picture shows: candidates, edges and circles, one fit per
+wink, and which lies on which. The same steps read the video frame and, for
+a second look at a pile, a crop of a full-resolution still
+(:mod:`vision.mat.closer`); each picture has its own calibration.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from controller.games.tiddlywinks.geometry import Colour
+from vision.mat import relations
+from vision.mat.camera import MatCalibration
+from vision.mat.fit import RAYS, EdgeSet, edges, fixed_all, kasa_all
+from vision.mat.layout import WINK_THICKNESS_MM
+from vision.mat.segment import Mask, candidates, colour_masks
+
+CLOSE_MM = 0.35
+"""Edge points within this RMS of their circle fit it closely."""
+SAME_MM = 2.0
+"""Two circles of one size whose centres are this close are one wink (a
+wink squopping another of its size must leave it 6 mm or more showing)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Fit:
+    """One wink's circle in mat mm (its face ``level`` winks up)."""
+
+    colour: Colour
+    size: int
+    x: float
+    y: float
+    rms: float
+    whole: bool
+    """The whole edge was seen (the radius was fitted too)."""
+    row: int
+    """The candidate's row in the picture's :class:`EdgeSet` (-1: none)."""
+    depth: float
+    """How far the candidate lay inside its colour's blob, px."""
+
+    def circle(self, level: int = 0) -> relations.Circle:
+        """x, y, radius, face height."""
+        return (self.x, self.y, self.size / 2, WINK_THICKNESS_MM * (level + 1))
+
+
+@dataclass(frozen=True, slots=True)
+class Picture:
+    """One picture of (part of) the mat and how to read it."""
+
+    image: NDArray[np.uint8]
+    cal: MatCalibration
+    region: Mask
+    """Where winks are looked for."""
+    blocked: Mask
+    """What the pot hides."""
+    r_small_px: float
+    """A small wink's radius here, px."""
+    apart_mm: tuple[float, float] = (8.0, 8.0)
+    """Two fits of one colour closer than this (sizes alike, sizes unlike)
+    are one wink: at video resolution partial fits can be millimetres out;
+    in a still two winks squopped can be told apart closer."""
+    loose_mm: float = 1.0
+    """Partial fits with edge points further than this (RMS) from their
+    circle are dropped (in a still, a circle fitted across two winks),
+    unless another candidate's rays found the same circle."""
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """The winks of one picture: fits, the winks each lies on, levels."""
+
+    fits: list[Fit]
+    on: dict[int, set[int]]
+    levels: list[int]
+    masks: dict[Colour, Mask]
+
+
+def find_winks(pic: Picture) -> Found:
+    """Every wink ``pic`` shows, and which lies on which."""
+    every = colour_masks(pic.image, pic.region)
+    free = cv2.bitwise_not(pic.blocked)
+    masks = {c: np.asarray(cv2.bitwise_and(m, free), np.uint8) for c, m in every.items()}
+    cands = candidates(masks, pic.r_small_px)
+    step = 0.25 * max(1.0, pic.r_small_px / 5.0)  # a still's rays need no finer steps
+    found = edges(pic.image, cands, 2.6 * pic.r_small_px, pic.blocked, step)
+    every_row = np.arange(len(cands))
+    fits = [f for f in fit(pic.cal, found, every_row, 0) if f is not None]
+    if pic.loose_mm < 1.0:
+        fits += _beyond(pic.cal, found, fits)
+    fits = _dedupe([f for f in fits if f.whole or f.rms <= pic.loose_mm or _backed(f, fits)],
+                   pic.apart_mm)  # fmt: skip
+    fits = _one_colour_each(pic.cal, fits, masks)
+    grey = np.asarray(cv2.cvtColor(pic.image, cv2.COLOR_BGR2GRAY), np.uint8)
+    on = relations.stack([f.circle() for f in fits], [f.colour for f in fits], masks, grey,
+                         pic.cal)  # fmt: skip
+    levels = relations.pile_levels(len(fits), on)
+    for lv in sorted(set(levels) - {0}):  # winks on winks: their faces are higher
+        at = [i for i, v in enumerate(levels) if v == lv and fits[i].row >= 0]
+        rows = np.array([fits[i].row for i in at], np.int64)
+        for i, f in zip(at, fit(pic.cal, found, rows, lv), strict=True):
+            fits[i] = f or fits[i]
+    return Found(fits, on, levels, every)
+
+
+def fit(cal: MatCalibration, es: EdgeSet, rows: NDArray[np.int64], level: int) -> list[Fit | None]:
+    """Circles for the candidates ``rows`` of ``es``, their faces ``level``
+    winks up."""
+    z = WINK_THICKNESS_MM * (level + 1)
+    pts = cal.to_mat(es.points[rows].reshape(-1, 2), z).reshape(len(rows), RAYS, 2)
+    ok = es.ok[rows]
+    count = ok.sum(axis=1)
+    cx, cy, r = kasa_all(pts, ok)
+    res = np.where(ok, np.hypot(pts[..., 0] - cx[:, None], pts[..., 1] - cy[:, None])
+                   - r[:, None], 0.0)  # fmt: skip
+    rms = np.sqrt((res**2).sum(axis=1) / np.maximum(count, 1))
+    whole = (rms < CLOSE_MM) & (count >= 0.9 * RAYS) & (r > 6.0) & (r < 13.5)
+    mean = (pts * ok[..., None]).sum(axis=1) / np.maximum(count, 1)[:, None]
+    start = np.where(((r > 6) & (r < 14))[:, None], np.column_stack([cx, cy]), mean)
+    n = len(rows)
+    both = fixed_all(np.concatenate([pts, pts]), np.concatenate([ok, ok]),
+                     np.concatenate([start, start]), np.repeat([11.0, 8.0], n))  # fmt: skip
+    by_size = {22: tuple(v[:n] for v in both), 16: tuple(v[n:] for v in both)}
+    out: list[Fit | None] = []
+    for i, row in enumerate(rows):
+        colour, depth = es.cands[row].colour, es.cands[row].depth_px
+        if count[i] < 8:
+            out.append(None)
+        elif whole[i]:  # the whole edge seen
+            size = 22 if r[i] > 9.5 else 16
+            out.append(Fit(colour, size, float(cx[i]), float(cy[i]), float(rms[i]), True,
+                           int(row), depth))  # fmt: skip
+        else:
+            n, size = max((int(f[2][i]), -float(f[3][i]), s) for s, f in by_size.items())[::2]
+            x, y, _, e = (float(v[i]) for v in by_size[size])
+            out.append(None if n < 8 else Fit(colour, size, x, y, e, False, int(row), depth))
+    return out
+
+
+def _beyond(cal: MatCalibration, es: EdgeSet, fits: list[Fit]) -> list[Fit]:
+    """Second circles: where a fit's own rays ran well beyond it (another
+    wink of its colour, lying on it and reaching past its rim, makes one
+    blob with it), the circle of either size through those edge points."""
+    out = []
+    for f in fits:
+        pts = cal.to_mat(es.points[f.row], WINK_THICKNESS_MM)
+        d = np.hypot(pts[:, 0] - f.x, pts[:, 1] - f.y)
+        far = es.ok[f.row] & (d > f.size / 2 + BEYOND_MM)
+        if far.sum() < 6:
+            continue
+        mid = pts[far].mean(axis=0)
+        way = (mid - (f.x, f.y)) / max(float(np.hypot(*(mid - (f.x, f.y)))), 1e-6)
+        tries: list[tuple[float, int, float, float]] = []
+        for size in (16, 22):
+            start = (mid - way * size / 2)[None]
+            got = fixed_all(pts[None], far[None], start, size / 2)
+            if got[2][0] >= 6:
+                tries.append((float(got[3][0]), size, float(got[0][0]), float(got[1][0])))
+        if tries:
+            rms, size, x, y = min(tries)  # the size that fits them closer (an arc's bend)
+            if rms <= 0.15:  # no candidate of its own (row -1): not refitted one level up
+                out.append(Fit(f.colour, size, x, y, rms, False, -1, 0.0))
+    return out
+
+
+BEYOND_MM = 0.6
+"""Edge points this far outside a fit are another wink's."""
+
+
+def _backed(f: Fit, fits: list[Fit]) -> bool:
+    """Another candidate's fit is the same circle (within a millimetre)."""
+    return any(o.row != f.row and o.colour is f.colour and o.size == f.size
+               and math.hypot(o.x - f.x, o.y - f.y) < 1.0 for o in fits)  # fmt: skip
+
+
+def _dedupe(fits: list[Fit], apart_mm: tuple[float, float]) -> list[Fit]:
+    """One fit per wink: two candidates of one colour fitted to nearly the
+    same circle are one wink. A whole circle beats a partial one, a close
+    fit (RMS under :data:`CLOSE_MM`) a loose one (a candidate between two
+    winks of one colour fits neither); then the deeper candidate's (a sliver
+    of colour at a wink's rim, left over from its blob, starts rays that can
+    close round the wink's dark edge instead of its face), then the closer fit."""
+    out: list[Fit] = []
+    for f in sorted(fits, key=lambda f: (not f.whole, f.rms > CLOSE_MM, -f.depth, f.rms)):
+        if any(
+            o.colour is f.colour and np.hypot(o.x - f.x, o.y - f.y) < apart_mm[o.size != f.size]
+            for o in out
+        ):
+            continue
+        out.append(f)
+    return out
+
+
+def _one_colour_each(cal: MatCalibration, fits: list[Fit], masks: dict[Colour, Mask]) -> list[Fit]:
+    """Two fits of different colours on nearly one circle are one wink
+    (where two colours meet, their blend can pass for a third colour and
+    start rays that find the wink's edge): keep the colour filling more of
+    the part of the disc that no other wink covers."""
+    gone: set[int] = set()
+    circ = [f.circle() for f in fits]
+    for i, j in itertools.combinations(range(len(fits)), 2):
+        a, b = fits[i], fits[j]
+        if a.size != b.size or np.hypot(a.x - b.x, a.y - b.y) > SAME_MM:
+            continue
+        others = [c for k, c in enumerate(circ) if k not in (i, j)]
+        fill_a, fill_b = (relations.fill(masks[f.colour], cal, circ[k], others)
+                          for k, f in ((i, a), (j, b)))  # fmt: skip
+        gone.add(j if fill_a >= fill_b else i)
+    return [f for k, f in enumerate(fits) if k not in gone]
