@@ -211,3 +211,57 @@ def find_outline(crop: Image, diameter: float, *, flat: bool = False) -> Ellipse
     if not fits:
         return None
     return max(fits, key=lambda f: _support(crop, f))
+
+
+def coin_mask(crop: Image, floor: Image, blur: float) -> Image:
+    """Where ``crop`` (BGR) differs from the empty ``floor`` (the same view,
+    ``step`` times coarser) in a way a shadow cannot explain: a shadow only
+    dims the floor (the three channels by one factor), the coin has its own
+    colour, is brighter, or much darker. At the floor's resolution; ``blur``
+    (pixels there) makes the still as soft as the floor's coarser view."""
+    h, w = floor.shape[:2]
+    small = cv2.resize(crop, (w, h), interpolation=cv2.INTER_AREA)
+    if blur > 0.3:
+        small = cv2.GaussianBlur(small, (0, 0), blur)
+    r = np.log(small.astype(np.float32) + 8) - np.log(floor.astype(np.float32) + 8)
+    r -= np.median(r.reshape(-1, 3), axis=0)  # exposure and white balance
+    b = r.mean(axis=2)
+    q = np.linalg.norm(r - b[..., None], axis=2)
+    noise_b = 1.4826 * float(np.median(np.abs(b))) + 0.01
+    noise_q = float(np.median(q)) + 0.01
+    coin = (q > max(0.08, 4 * noise_q)) | (b > max(0.12, 4 * noise_b)) | (b < -0.55)
+    mask = coin.astype(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    return np.asarray(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)), np.uint8)
+
+
+def segment_outline(
+    crop: Image, floor: Image, diameter: float, blur: float = 0.0
+) -> Ellipse | None:
+    """The coin's outline from what changed against the empty floor (``floor``:
+    the same rectified view, coarser): the changed blob nearest the middle,
+    its contour fitted with an ellipse, then refined on rays in ``crop``."""
+    step = crop.shape[1] / floor.shape[1]
+    mask = coin_mask(crop, floor, blur)
+    count, labels, stats, centres = cv2.connectedComponentsWithStats(mask)
+    h, w = mask.shape
+    d = diameter / step
+    best: tuple[float, int] | None = None
+    for i in range(1, count):
+        extent = max(int(stats[i][2]), int(stats[i][3]))
+        if extent < 0.6 * d or extent > 1.6 * d or stats[i][4] < 0.03 * d * d:
+            continue
+        off = math.hypot(centres[i][0] - w / 2, centres[i][1] - h / 2)
+        if best is None or off < best[0]:
+            best = (off, i)
+    if best is None:
+        return None
+    contours, _ = cv2.findContours(
+        (labels == best[1]).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE
+    )
+    contour = max(contours, key=len)
+    if len(contour) < 6:
+        return None
+    (x, y), (a, b), angle = cv2.fitEllipse((contour.astype(np.float32) + 0.5) * step - 0.5)
+    fit = Ellipse(x, y, max(a, b), max(min(a, b), 1.0), angle if a >= b else angle + 90)
+    return fit if 0.8 * diameter <= fit.major <= 1.3 * diameter else None
