@@ -107,16 +107,21 @@ def refine(crop: Image, guess: Ellipse, rays: int = 120, rounds: int = 2) -> Ell
     centre across the guessed outline (sharper than a dilated contour)."""
     g = cv2.GaussianBlur(grey(crop), (0, 0), 1.0).astype(np.float32)
     fit = guess
-    for _ in range(rounds):
+    for k in range(rounds):
         angles = np.linspace(0, 2 * np.pi, rays, endpoint=False)
         r0 = np.maximum(_radius(fit, angles), 3.0)
-        span = np.linspace(0.7, 1.3, 37)
+        # Wide first, then close to the first fit: a line or a seam just
+        # outside the coin is then out of reach.
+        span = np.linspace(0.7, 1.3, 37) if k == 0 else np.linspace(0.88, 1.12, 31)
         radii = np.outer(r0, span)
         xs = fit.x + np.cos(angles)[:, None] * radii
         ys = fit.y + np.sin(angles)[:, None] * radii
         samples = cv2.remap(g, xs.astype(np.float32), ys.astype(np.float32), cv2.INTER_LINEAR)
         step = np.abs(np.diff(samples, axis=1))
-        best = np.argmax(step, axis=1)
+        # The outermost strong step: the relief's rings inside the rim can
+        # step as sharply as the rim against the floor.
+        strong_steps = step >= 0.6 * step.max(axis=1, keepdims=True)
+        best = step.shape[1] - 1 - np.argmax(strong_steps[:, ::-1], axis=1)
         strong = step[np.arange(rays), best] > 0.4 * np.median(step.max(axis=1))
         r = (radii[np.arange(rays), best] + radii[np.arange(rays), best + 1]) / 2
         pts = np.column_stack([fit.x + r * np.cos(angles), fit.y + r * np.sin(angles)])[strong]
