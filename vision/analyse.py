@@ -121,7 +121,9 @@ class Analyser:
         d_mm = s.coin_diameter_mm
         half = s.extent * d_mm
         crop = self.crop(still, x, y, half)
-        outline = _near_middle(find_outline(crop, s.crop_px), crop, s.crop_px)
+        outline = _near_middle(find_outline(crop, s.crop_px, coarse=True), crop, s.crop_px)
+        if outline is None or outline.ratio < s.flat_ratio:  # look closer before calling it
+            outline = _near_middle(find_outline(crop, s.crop_px), crop, s.crop_px)
         if background is not None and (outline is None or outline.ratio < s.flat_ratio):
             # Not a clean circle: a coin on edge or leaning has a weak or broken
             # edge (or one merged with a seam or a line); what changed since the
@@ -150,16 +152,16 @@ class Analyser:
             y_mm=cy,
             coin_px=coin_px,
             axis_ratio=outline.ratio,
-            crop=_png(crop),
         )
         why = list(reasons)
         if clearance < s.tolerance_mm:
+            # In or out is not known: no zone, so the verdict is the spotter's.
             why.append(f"{clearance:.1f} mm from the in/out boundary: too close to call")
-            return replace(base, reasons=(*why,))
+            return replace(base, zone=None, reasons=(*why,), crop=_png(crop))
         if posture is not Posture.FLAT or zone is Zone.OUTSIDE:
             if posture is Posture.INDETERMINATE:
                 why.append(f"axis ratio {outline.ratio:.2f}: flat or leaning?")
-            return replace(base, reasons=(*why,))
+            return replace(base, reasons=(*why,), crop=_png(crop))
         face, confidence, scores = self._face(crop, outline, why)
         small = _face_crop(crop, outline)
         return replace(
@@ -232,7 +234,8 @@ def _face_crop(crop: Image, outline: Ellipse) -> Image:
 
 
 def _png(image: Image) -> bytes:
-    ok, data = cv2.imencode(".png", image)
+    # Fast compression: the evidence is written per landing, its size hardly matters.
+    ok, data = cv2.imencode(".png", image, [cv2.IMWRITE_PNG_COMPRESSION, 1])
     if not ok:
         raise VisionError("could not encode the crop as PNG")
     return bytes(data.tobytes())

@@ -142,6 +142,8 @@ def _robust_fit(pts: NDArray[np.float64]) -> Ellipse | None:
             return None
         pts = pts[keep]
     (x, y), (a, b), angle = cv2.fitEllipse(pts.astype(np.float32))
+    if not np.isfinite([x, y, a, b, angle]).all():
+        return None  # collinear points
     return Ellipse(x, y, max(a, b), min(a, b), angle if a >= b else angle + 90)
 
 
@@ -186,26 +188,51 @@ def _support(crop: Image, e: Ellipse, n: int = 90) -> float:
     return float(np.median(np.abs(a - b)))
 
 
-def find_outline(crop: Image, diameter: float, *, flat: bool = False) -> Ellipse | None:
-    """The coin's outline: a circle (Hough) or the edge contour as the first
-    guess, each refined on rays; the one the image supports best. ``flat``:
-    the coin is known to lie flat (registration), only circles are tried."""
-    guesses = []
-    g = cv2.GaussianBlur(grey(crop), (0, 0), 1.5)
+def _circle(crop: Image, diameter: float, scale: int) -> Ellipse | None:
+    """The circle of about ``diameter`` nearest the middle (Hough), found at
+    1 / ``scale`` of the resolution (2: a quarter of the time; the rays
+    refine it; a reference, kept as a circle, is found at full resolution)."""
+    g = (
+        grey(crop)
+        if scale == 1
+        else cv2.resize(grey(crop), None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    )
+    g = cv2.GaussianBlur(g, (0, 0), 1.5 / scale)
+    d = diameter / scale
     circles = cv2.HoughCircles(
         g,
         cv2.HOUGH_GRADIENT_ALT,
         dp=1.0,
-        minDist=diameter / 2,
+        minDist=d / 2,
         param1=60,
         param2=0.6,
-        minRadius=int(0.42 * diameter),
-        maxRadius=int(0.6 * diameter),
+        minRadius=int(0.42 * d),
+        maxRadius=int(0.6 * d) + scale - 1,
     )
+    if circles is None:
+        return None
     h, w = crop.shape[:2]
-    if circles is not None:
-        x, y, r = min(circles[0], key=lambda c: math.hypot(c[0] - w / 2, c[1] - h / 2))
-        guesses.append(Ellipse(float(x), float(y), 2 * float(r), 2 * float(r), 0.0))
+    x, y, r = (
+        scale * float(v) + (scale - 1) / 2 * (i < 2)
+        for i, v in enumerate(
+            min(circles[0], key=lambda c: math.hypot(scale * c[0] - w / 2, scale * c[1] - h / 2))
+        )
+    )
+    return Ellipse(x, y, 2 * r, 2 * r, 0.0)
+
+
+def find_outline(
+    crop: Image, diameter: float, *, flat: bool = False, coarse: bool = False
+) -> Ellipse | None:
+    """The coin's outline: a circle (Hough) or the edge contour as the first
+    guess, each refined on rays; the one the image supports best. ``flat``:
+    the coin is known to lie flat (registration), only circles are tried;
+    ``coarse``: the circle is looked for at half the resolution (a landing,
+    where the crop is wide and time counts)."""
+    guesses = []
+    circle = _circle(crop, diameter, 2 if coarse else 1)
+    if circle is not None:
+        guesses.append(circle)
     contour = None if flat else fit_outline(crop, diameter)
     if contour is not None:
         guesses.append(contour)
@@ -268,5 +295,7 @@ def segment_outline(
     if len(contour) < 6:
         return None
     (x, y), (a, b), angle = cv2.fitEllipse((contour.astype(np.float32) + 0.5) * step - 0.5)
+    if not np.isfinite([x, y, a, b, angle]).all():
+        return None
     fit = Ellipse(x, y, max(a, b), max(min(a, b), 1.0), angle if a >= b else angle + 90)
     return fit if 0.8 * diameter <= fit.major <= 1.3 * diameter else None
