@@ -195,7 +195,7 @@ def _circle(crop: Image, diameter: float, scale: int) -> Ellipse | None:
     g = (
         grey(crop)
         if scale == 1
-        else cv2.resize(grey(crop), None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+        else cv2.resize(grey(crop), None, fx=1 / scale, fy=1 / scale, interpolation=cv2.INTER_AREA)
     )
     g = cv2.GaussianBlur(g, (0, 0), 1.5 / scale)
     d = diameter / scale
@@ -212,12 +212,10 @@ def _circle(crop: Image, diameter: float, scale: int) -> Ellipse | None:
     if circles is None:
         return None
     h, w = crop.shape[:2]
-    x, y, r = (
-        scale * float(v) + (scale - 1) / 2 * (i < 2)
-        for i, v in enumerate(
-            min(circles[0], key=lambda c: math.hypot(scale * c[0] - w / 2, scale * c[1] - h / 2))
-        )
-    )
+    found = [(scale * float(c[0]), scale * float(c[1]), scale * float(c[2])) for c in circles[0]]
+    x, y, r = min(found, key=lambda c: math.hypot(c[0] - w / 2, c[1] - h / 2))
+    shift = (scale - 1) / 2  # pixel centres of the coarse image
+    x, y = x + shift, y + shift
     return Ellipse(x, y, 2 * r, 2 * r, 0.0)
 
 
