@@ -102,10 +102,15 @@ def _radius(e: Ellipse, angles: NDArray[np.float64]) -> NDArray[np.float64]:
     return np.asarray(a * b / np.sqrt((b * np.cos(t)) ** 2 + (a * np.sin(t)) ** 2))
 
 
-def refine(crop: Image, guess: Ellipse, rays: int = 120, rounds: int = 2) -> Ellipse:
-    """The outline again, from the strongest edge on rays from the guessed
-    centre across the guessed outline (sharper than a dilated contour)."""
-    g = cv2.GaussianBlur(grey(crop), (0, 0), 1.0).astype(np.float32)
+def soft(crop: Image) -> NDArray[np.float32]:
+    """The crop in grey, lightly smoothed, as the ray samplers read it."""
+    return np.asarray(cv2.GaussianBlur(grey(crop), (0, 0), 1.0), np.float32)
+
+
+def refine(g: NDArray[np.float32], guess: Ellipse, rays: int = 120, rounds: int = 2) -> Ellipse:
+    """The outline again, from the outermost strong edge on rays from the
+    guessed centre across the guessed outline (sharper than a dilated
+    contour); ``g`` is the crop as :func:`soft` gives it."""
     fit = guess
     for k in range(rounds):
         angles = np.linspace(0, 2 * np.pi, rays, endpoint=False)
@@ -147,6 +152,9 @@ def _robust_fit(pts: NDArray[np.float64]) -> Ellipse | None:
     return Ellipse(x, y, max(a, b), min(a, b), angle if a >= b else angle + 90)
 
 
+CLEAN = 0.95
+"""A refined circle this round is taken as it is (the edge-contour guess is skipped)."""
+
 Feature = NDArray[np.complex128]
 """A face's polar gradient image, Fourier-transformed along the angle."""
 
@@ -175,9 +183,8 @@ def similarity(a: Feature, b: Feature) -> float:
     return float(corr.max())
 
 
-def _support(crop: Image, e: Ellipse, n: int = 90) -> float:
-    """How strongly the image steps across the outline (mean grey-level step)."""
-    g = cv2.GaussianBlur(grey(crop), (0, 0), 1.0).astype(np.float32)
+def _support(g: NDArray[np.float32], e: Ellipse, n: int = 90) -> float:
+    """How strongly the image steps across the outline (median grey-level step)."""
     angles = np.linspace(0, 2 * np.pi, n, endpoint=False)
     r = _radius(e, angles)
     inner, outer = np.maximum(r - 2.5, 0.5), r + 2.5
@@ -227,20 +234,28 @@ def find_outline(
     the coin is known to lie flat (registration), only circles are tried;
     ``coarse``: the circle is looked for at half the resolution (a landing,
     where the crop is wide and time counts)."""
-    guesses = []
+    g = soft(crop)
+    guesses, fits = [], []
     circle = _circle(crop, diameter, 2 if coarse else 1)
     if circle is not None:
         guesses.append(circle)
+        fits.append(refine(g, circle))
+        if not flat and fits[0].ratio >= CLEAN and _sized(fits[0], diameter):
+            return fits[0]  # a clean circle of the coin's size: the coin lies flat
     contour = None if flat else fit_outline(crop, diameter)
     if contour is not None:
         guesses.append(contour)
-    fits = [refine(crop, e) for e in guesses]
+        fits.append(refine(g, contour))
     if flat:  # a circle found, its refinement pulled off by the floor: keep the circle
         fits = [f if f.ratio >= 0.9 else e for f, e in zip(fits, guesses, strict=True)]
-    fits = [f for f in fits if 0.8 * diameter <= f.major <= 1.25 * diameter]
+    fits = [f for f in fits if _sized(f, diameter)]
     if not fits:
         return None
-    return max(fits, key=lambda f: _support(crop, f))
+    return max(fits, key=lambda f: _support(g, f))
+
+
+def _sized(e: Ellipse, diameter: float) -> bool:
+    return 0.8 * diameter <= e.major <= 1.25 * diameter
 
 
 def coin_mask(crop: Image, floor: Image, blur: float) -> Image:
