@@ -268,13 +268,14 @@ def coin_mask(crop: Image, floor: Image, blur: float) -> Image:
     small = cv2.resize(crop, (w, h), interpolation=cv2.INTER_AREA)
     if blur > 0.3:
         small = cv2.GaussianBlur(small, (0, 0), blur)
+    floor = cv2.GaussianBlur(floor, (0, 0), 1.0)  # the preview's noise, magnified
     r = np.log(small.astype(np.float32) + 8) - np.log(floor.astype(np.float32) + 8)
     r -= np.median(r.reshape(-1, 3), axis=0)  # exposure and white balance
     b = r.mean(axis=2)
     q = np.linalg.norm(r - b[..., None], axis=2)
     noise_b = 1.4826 * float(np.median(np.abs(b))) + 0.01
     noise_q = float(np.median(q)) + 0.01
-    coin = (q > max(0.08, 4 * noise_q)) | (b > max(0.12, 4 * noise_b)) | (b < -0.55)
+    coin = (q > max(0.06, 3 * noise_q)) | (b > max(0.1, 3 * noise_b)) | (b < -0.55)
     mask = coin.astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
     return np.asarray(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)), np.uint8)
