@@ -121,7 +121,13 @@ def refine(g: NDArray[np.float32], guess: Ellipse, rays: int = 120, rounds: int 
         radii = np.outer(r0, span)
         xs = fit.x + np.cos(angles)[:, None] * radii
         ys = fit.y + np.sin(angles)[:, None] * radii
-        samples = cv2.remap(g, xs.astype(np.float32), ys.astype(np.float32), cv2.INTER_LINEAR)
+        samples = cv2.remap(
+            g,
+            xs.astype(np.float32),
+            ys.astype(np.float32),
+            cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_REPLICATE,  # no step at the crop's edge (a reference crop)
+        )
         step = np.abs(np.diff(samples, axis=1))
         # The outermost strong step: the relief's rings inside the rim can
         # step as sharply as the rim against the floor.
