@@ -40,8 +40,8 @@ class Settings:
     tolerance_mm: float = 2.0
     """In/out: closer than this to the boundary, the spotter decides."""
     min_score: float = 0.2
-    flat_ratio: float = 0.88
-    leaning_ratio: float = 0.84
+    flat_ratio: float = 0.89
+    leaning_ratio: float = 0.88
     crop_px: int = 96
     extent: float = 1.6
     """The crop reaches this many diameters from the located centre."""
