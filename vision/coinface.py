@@ -274,8 +274,8 @@ def coin_mask(crop: Image, floor: Image, blur: float) -> Image:
     small = cv2.resize(crop, (w, h), interpolation=cv2.INTER_AREA)
     if blur > 0.3:
         small = cv2.GaussianBlur(small, (0, 0), blur)
-    floor = cv2.GaussianBlur(floor, (0, 0), 1.0)  # the preview's noise, magnified
-    r = np.log(small.astype(np.float32) + 8) - np.log(floor.astype(np.float32) + 8)
+    empty = cv2.GaussianBlur(floor, (0, 0), 1.0)  # the preview's noise, magnified
+    r = np.log(small.astype(np.float32) + 8) - np.log(empty.astype(np.float32) + 8)
     r -= np.median(r.reshape(-1, 3), axis=0)  # exposure and white balance
     b = r.mean(axis=2)
     q = np.linalg.norm(r - b[..., None], axis=2)
