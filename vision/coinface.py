@@ -205,12 +205,17 @@ def _circle(crop: Image, diameter: float, scale: int) -> Ellipse | None:
     """The circle of about ``diameter`` nearest the middle (Hough), found at
     1 / ``scale`` of the resolution (2: a quarter of the time; the rays
     refine it; a reference, kept as a circle, is found at full resolution)."""
-    g = (
-        grey(crop)
-        if scale == 1
-        else cv2.resize(grey(crop), None, fx=1 / scale, fy=1 / scale, interpolation=cv2.INTER_AREA)
-    )
-    g = cv2.GaussianBlur(g, (0, 0), 1.5 / scale)
+    # Only the middle: a circle centred further out than 3/4 of a diameter
+    # is not taken as the coin anyway (``analyse._near_middle``).
+    h, w = crop.shape[:2]
+    m = max(0, int(min(h, w) / 2 - 1.4 * diameter))
+    middle = grey(crop)[m : h - m, m : w - m]
+    if scale > 1:
+        middle = np.asarray(
+            cv2.resize(middle, None, fx=1 / scale, fy=1 / scale, interpolation=cv2.INTER_AREA),
+            np.uint8,
+        )
+    g = cv2.GaussianBlur(middle, (0, 0), 1.5 / scale)
     d = diameter / scale
     circles = cv2.HoughCircles(
         g,
@@ -224,8 +229,9 @@ def _circle(crop: Image, diameter: float, scale: int) -> Ellipse | None:
     )
     if circles is None:
         return None
-    h, w = crop.shape[:2]
-    found = [(scale * float(c[0]), scale * float(c[1]), scale * float(c[2])) for c in circles[0]]
+    found = [
+        (scale * float(c[0]) + m, scale * float(c[1]) + m, scale * float(c[2])) for c in circles[0]
+    ]
     x, y, r = min(found, key=lambda c: math.hypot(c[0] - w / 2, c[1] - h / 2))
     shift = (scale - 1) / 2  # pixel centres of the coarse image
     x, y = x + shift, y + shift
