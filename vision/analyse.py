@@ -5,8 +5,11 @@ resolution, judged on a rectified crop of the full-resolution still.
    one (any posture), else as a circle (flat coins).
 2. Rectify: a crop of the still around it, resampled onto the floor plane at
    ``crop_px`` pixels per coin diameter.
-3. Outline: an ellipse fitted to the coin's edge; its axis ratio says flat or
-   leaning (a cleet), its centre the position in mm, hence the zone.
+3. Outline: an ellipse fitted to the coin's edge (a Hough circle refined on
+   rays; for a coin that is not a clean circle also the edge contour, and,
+   with an empty-floor frame, what changed against it: a leaning coin's edge
+   is often broken or merged with a seam or a line); its axis ratio says flat
+   or leaning (a cleet), its centre the position in mm, hence the zone.
 4. Face: a flat coin in the area is compared with the two registered faces;
    below the confidence margin it is indeterminate and the spotter decides.
 """

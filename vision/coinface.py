@@ -3,11 +3,14 @@
 The outline is an ellipse fitted to the coin's edge in a crop of the
 full-resolution still, rectified to the floor plane: a flat coin is a circle
 there, a coin on edge or leaning an ellipse (its axis ratio is about the
-cosine of the tilt). The face is compared with the registered references by
-a rotation-invariant score: the gradient magnitude of the face is unrolled
-in polar coordinates (``cv2.warpPolar``), where turning the coin becomes a
-circular shift, and the best normalised correlation over all shifts (by FFT)
-is the score.
+cosine of the tilt). Where the edge fails, :func:`segment_outline` finds the
+coin as what changed against the empty floor in a way a shadow cannot
+explain (a shadow dims the floor, it does not change its colour).
+
+The face is compared with the registered references by a rotation-invariant
+score: the gradient magnitude of the face is unrolled in polar coordinates
+(``cv2.warpPolar``), where turning the coin becomes a circular shift, and
+the best normalised correlation over all shifts (by FFT) is the score.
 
 >>> disc = np.zeros((120, 120), np.uint8)
 >>> _ = cv2.circle(disc, (60, 60), 40, 200, -1)
