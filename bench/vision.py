@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from collections import Counter
 
 import cv2
 import numpy as np
@@ -67,6 +68,10 @@ def summarise(results: list[Trial]) -> None:
         "<= 2 %",
     )
     _row(
+        "  of which too near the in/out boundary to call",
+        f"{sum(_why(t) == 'too close' for t in faces if t.outcome == 'indeterminate')}",
+    )
+    _row(
         "face wrong (coin < 64 px), right / indeterminate",
         f"{sum(t.outcome == 'wrong' for t in small)} / {sum(t.outcome == 'right' for t in small)}"
         f" / {sum(t.outcome == 'indeterminate' for t in small)} of {len(small)}",
@@ -79,6 +84,12 @@ def summarise(results: list[Trial]) -> None:
     _row(
         "cleets sent to the spotter",
         _pct(sum(t.outcome == "indeterminate" for t in cleets), len(cleets)),
+    )
+    sent = Counter(_why(t) for t in cleets if t.outcome == "indeterminate")
+    _row("  why the spotter was asked", ", ".join(f"{k}: {n}" for k, n in sent.most_common()))
+    _row(
+        "cleets called heads or tails",
+        f"{sum(t.observation.verdict in ('heads', 'tails') for t in cleets)}",
     )
     _row(
         "flat coins called a cleet (false flags)",
@@ -103,6 +114,21 @@ def summarise(results: list[Trial]) -> None:
     _row(
         "all landings right / wrong / indeterminate", " / ".join(f"{v}" for v in outcomes.values())
     )
+
+
+def _why(t: Trial) -> str:
+    """Why the spotter was asked, in a word or two."""
+    reasons = " ".join(t.observation.reasons)
+    for key, word in (
+        ("too close", "too close"),
+        ("no coin", "no outline"),
+        ("flat or leaning", "flat or leaning?"),
+        ("alike", "faces alike"),
+        ("neither", "like neither face"),
+    ):
+        if key in reasons:
+            return word
+    return "other"
 
 
 def timing(seed: int, repeats: int = 30) -> None:

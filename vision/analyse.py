@@ -5,8 +5,11 @@ resolution, judged on a rectified crop of the full-resolution still.
    one (any posture), else as a circle (flat coins).
 2. Rectify: a crop of the still around it, resampled onto the floor plane at
    ``crop_px`` pixels per coin diameter.
-3. Outline: an ellipse fitted to the coin's edge; its axis ratio says flat or
-   leaning (a cleet), its centre the position in mm, hence the zone.
+3. Outline: an ellipse fitted to the coin's edge (a Hough circle refined on
+   rays; for a coin that is not a clean circle also the edge contour, and,
+   with an empty-floor frame, what changed against it: a leaning coin's edge
+   is often broken or merged with a seam or a line); its axis ratio says flat
+   or leaning (a cleet), its centre the position in mm, hence the zone.
 4. Face: a flat coin in the area is compared with the two registered faces;
    below the confidence margin it is indeterminate and the spotter decides.
 """
@@ -20,11 +23,14 @@ import cv2
 import numpy as np
 
 from vision.calibration import Calibration
-from vision.coinface import Ellipse, face_feature, find_outline, similarity
+from vision.coinface import Ellipse, face_feature, find_outline, segment_outline, similarity
 from vision.floor import scaled, translate
 from vision.locate import Candidate, find_changed, find_circles
 from vision.model import CoinFace, Frame, Image, Observation, Posture, VisionError, Zone
 from vision.references import References
+
+MASK_STEP = 4
+"""The coin is told from the empty floor at a quarter of the crop's resolution."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,8 +43,8 @@ class Settings:
     tolerance_mm: float = 2.0
     """In/out: closer than this to the boundary, the spotter decides."""
     min_score: float = 0.2
-    flat_ratio: float = 0.88
-    leaning_ratio: float = 0.84
+    flat_ratio: float = 0.89
+    leaning_ratio: float = 0.88
     crop_px: int = 96
     extent: float = 1.6
     """The crop reaches this many diameters from the located centre."""
@@ -61,7 +67,7 @@ class Analyser:
         reasons: list[str] = []
         for cand in self.candidates(preview, background)[:3]:
             x, y = self.calibration.to_floor(_on_sensor(cand, preview), preview.full_size)[0]
-            obs = self._judge(still, float(x), float(y), reasons)
+            obs = self._judge(still, float(x), float(y), reasons, background)
             if obs is not None:
                 return obs
         return Observation(found=False, reasons=(*reasons, "no coin found"))
@@ -75,10 +81,11 @@ class Analyser:
             return find_changed(preview.image, background.image, px)
         return find_circles(preview.image, 0.6 * px, 1.5 * px)
 
-    def crop(self, still: Frame, x: float, y: float, half_mm: float) -> Image:
-        """The still around floor point (x, y), rectified: ``crop_px`` pixels a diameter."""
+    def crop(self, still: Frame, x: float, y: float, half_mm: float, step: int = 1) -> Image:
+        """The still around floor point (x, y), rectified: ``crop_px / step``
+        pixels a diameter."""
         s = self.settings
-        ppm = s.crop_px / s.coin_diameter_mm
+        ppm = s.crop_px / s.coin_diameter_mm / step
         n = round(2 * half_mm * ppm)
         to_mm = np.array([[1 / ppm, 0, x - half_mm], [0, 1 / ppm, y - half_mm], [0, 0, 1.0]])
         cal = self.calibration
@@ -110,12 +117,27 @@ class Analyser:
         )
         return np.asarray(out, np.uint8)
 
-    def _judge(self, still: Frame, x: float, y: float, reasons: list[str]) -> Observation | None:
+    def _judge(
+        self, still: Frame, x: float, y: float, reasons: list[str], background: Frame | None
+    ) -> Observation | None:
         s = self.settings
         d_mm = s.coin_diameter_mm
         half = s.extent * d_mm
         crop = self.crop(still, x, y, half)
-        outline = find_outline(crop, s.crop_px)
+        outline = _near_middle(find_outline(crop, s.crop_px, coarse=True), crop, s.crop_px)
+        if outline is None or outline.ratio < s.flat_ratio:  # look closer before calling it
+            outline = _near_middle(find_outline(crop, s.crop_px), crop, s.crop_px)
+        if background is not None and (outline is None or outline.ratio < s.flat_ratio):
+            # Not a clean circle: a coin on edge or leaning has a weak or broken
+            # edge (or one merged with a seam or a line); what changed since the
+            # empty floor shows it whatever its edges.
+            floor = self.crop(background, x, y, half, MASK_STEP)
+            coarse = self.calibration.px_per_mm(x, y, background.full_size)
+            blur = 0.4 * s.crop_px / MASK_STEP / d_mm / coarse
+            changed = segment_outline(crop, floor, s.crop_px, blur)
+            changed = _near_middle(changed, crop, s.crop_px)
+            if changed is not None and (outline is None or changed.ratio <= s.leaning_ratio):
+                outline = changed
         if outline is None:
             reasons.append(f"no coin outline near ({x:.0f}, {y:.0f}) mm")
             return None
@@ -133,16 +155,16 @@ class Analyser:
             y_mm=cy,
             coin_px=coin_px,
             axis_ratio=outline.ratio,
-            crop=_png(crop),
         )
         why = list(reasons)
         if clearance < s.tolerance_mm:
+            # In or out is not known: no zone, so the verdict is the spotter's.
             why.append(f"{clearance:.1f} mm from the in/out boundary: too close to call")
-            return replace(base, reasons=(*why,))
+            return replace(base, zone=None, reasons=(*why,), crop=_png(crop))
         if posture is not Posture.FLAT or zone is Zone.OUTSIDE:
             if posture is Posture.INDETERMINATE:
                 why.append(f"axis ratio {outline.ratio:.2f}: flat or leaning?")
-            return replace(base, reasons=(*why,))
+            return replace(base, reasons=(*why,), crop=_png(crop))
         face, confidence, scores = self._face(crop, outline, why)
         small = _face_crop(crop, outline)
         return replace(
@@ -186,6 +208,17 @@ class Analyser:
         return best, margin, scores
 
 
+def _near_middle(outline: Ellipse | None, crop: Image, diameter: float) -> Ellipse | None:
+    """``outline``, unless it lies off where the coin was located (the crop's
+    middle) by more than 3/4 of a diameter: then it is a seam, a line or the
+    floor's grain, not the coin."""
+    if outline is None:
+        return None
+    h, w = crop.shape[:2]
+    off = math.hypot(outline.x - w / 2, outline.y - h / 2)
+    return outline if off <= 0.75 * diameter else None
+
+
 def _on_sensor(cand: Candidate, frame: Frame) -> np.ndarray:
     return np.array([[cand.x + frame.origin[0], cand.y + frame.origin[1]]])
 
@@ -204,7 +237,14 @@ def _face_crop(crop: Image, outline: Ellipse) -> Image:
 
 
 def _png(image: Image) -> bytes:
-    ok, data = cv2.imencode(".png", image)
+    # Fast compression (Huffman only: quicker than the default and as small on a photograph).
+    params = [
+        cv2.IMWRITE_PNG_COMPRESSION,
+        1,
+        cv2.IMWRITE_PNG_STRATEGY,
+        cv2.IMWRITE_PNG_STRATEGY_HUFFMAN_ONLY,
+    ]
+    ok, data = cv2.imencode(".png", image, params)
     if not ok:
         raise VisionError("could not encode the crop as PNG")
     return bytes(data.tobytes())

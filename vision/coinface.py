@@ -3,17 +3,20 @@
 The outline is an ellipse fitted to the coin's edge in a crop of the
 full-resolution still, rectified to the floor plane: a flat coin is a circle
 there, a coin on edge or leaning an ellipse (its axis ratio is about the
-cosine of the tilt). The face is compared with the registered references by
-a rotation-invariant score: the gradient magnitude of the face is unrolled
-in polar coordinates (``cv2.warpPolar``), where turning the coin becomes a
-circular shift, and the best normalised correlation over all shifts (by FFT)
-is the score.
+cosine of the tilt). Where the edge fails, :func:`segment_outline` finds the
+coin as what changed against the empty floor in a way a shadow cannot
+explain (a shadow dims the floor, it does not change its colour).
+
+The face is compared with the registered references by a rotation-invariant
+score: the gradient magnitude of the face is unrolled in polar coordinates
+(``cv2.warpPolar``), where turning the coin becomes a circular shift, and
+the best normalised correlation over all shifts (by FFT) is the score.
 
 >>> disc = np.zeros((120, 120), np.uint8)
 >>> _ = cv2.circle(disc, (60, 60), 40, 200, -1)
 >>> e = find_outline(disc, 80.0)
->>> round(e.major), round(e.ratio, 2)
-(80, 1.0)
+>>> round(e.major / 81, 1), round(e.ratio, 2)  # the disc is 81 px across
+(1.0, 1.0)
 """
 
 from __future__ import annotations
@@ -102,21 +105,37 @@ def _radius(e: Ellipse, angles: NDArray[np.float64]) -> NDArray[np.float64]:
     return np.asarray(a * b / np.sqrt((b * np.cos(t)) ** 2 + (a * np.sin(t)) ** 2))
 
 
-def refine(crop: Image, guess: Ellipse, rays: int = 120, rounds: int = 2) -> Ellipse:
-    """The outline again, from the strongest edge on rays from the guessed
-    centre across the guessed outline (sharper than a dilated contour)."""
-    g = cv2.GaussianBlur(grey(crop), (0, 0), 1.0).astype(np.float32)
+def soft(crop: Image) -> NDArray[np.float32]:
+    """The crop in grey, lightly smoothed, as the ray samplers read it."""
+    return np.asarray(cv2.GaussianBlur(grey(crop), (0, 0), 1.0), np.float32)
+
+
+def refine(g: NDArray[np.float32], guess: Ellipse, rays: int = 120, rounds: int = 2) -> Ellipse:
+    """The outline again, from the outermost strong edge on rays from the
+    guessed centre across the guessed outline (sharper than a dilated
+    contour); ``g`` is the crop as :func:`soft` gives it."""
     fit = guess
-    for _ in range(rounds):
+    for k in range(rounds):
         angles = np.linspace(0, 2 * np.pi, rays, endpoint=False)
         r0 = np.maximum(_radius(fit, angles), 3.0)
-        span = np.linspace(0.7, 1.3, 37)
+        # Wide first, then close to the first fit: a line or a seam just
+        # outside the coin is then out of reach.
+        span = np.linspace(0.7, 1.3, 37) if k == 0 else np.linspace(0.88, 1.12, 31)
         radii = np.outer(r0, span)
         xs = fit.x + np.cos(angles)[:, None] * radii
         ys = fit.y + np.sin(angles)[:, None] * radii
-        samples = cv2.remap(g, xs.astype(np.float32), ys.astype(np.float32), cv2.INTER_LINEAR)
+        samples = cv2.remap(
+            g,
+            xs.astype(np.float32),
+            ys.astype(np.float32),
+            cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_REPLICATE,  # no step at the crop's edge (a reference crop)
+        )
         step = np.abs(np.diff(samples, axis=1))
-        best = np.argmax(step, axis=1)
+        # The outermost strong step: the relief's rings inside the rim can
+        # step as sharply as the rim against the floor.
+        strong_steps = step >= 0.6 * step.max(axis=1, keepdims=True)
+        best = step.shape[1] - 1 - np.argmax(strong_steps[:, ::-1], axis=1)
         strong = step[np.arange(rays), best] > 0.4 * np.median(step.max(axis=1))
         r = (radii[np.arange(rays), best] + radii[np.arange(rays), best + 1]) / 2
         pts = np.column_stack([fit.x + r * np.cos(angles), fit.y + r * np.sin(angles)])[strong]
@@ -137,8 +156,13 @@ def _robust_fit(pts: NDArray[np.float64]) -> Ellipse | None:
             return None
         pts = pts[keep]
     (x, y), (a, b), angle = cv2.fitEllipse(pts.astype(np.float32))
+    if not np.isfinite([x, y, a, b, angle]).all():
+        return None  # collinear points
     return Ellipse(x, y, max(a, b), min(a, b), angle if a >= b else angle + 90)
 
+
+CLEAN = 0.95
+"""A refined circle this round is taken as it is (the edge-contour guess is skipped)."""
 
 Feature = NDArray[np.complex128]
 """A face's polar gradient image, Fourier-transformed along the angle."""
@@ -168,9 +192,8 @@ def similarity(a: Feature, b: Feature) -> float:
     return float(corr.max())
 
 
-def _support(crop: Image, e: Ellipse, n: int = 90) -> float:
-    """How strongly the image steps across the outline (mean grey-level step)."""
-    g = cv2.GaussianBlur(grey(crop), (0, 0), 1.0).astype(np.float32)
+def _support(g: NDArray[np.float32], e: Ellipse, n: int = 90) -> float:
+    """How strongly the image steps across the outline (median grey-level step)."""
     angles = np.linspace(0, 2 * np.pi, n, endpoint=False)
     r = _radius(e, angles)
     inner, outer = np.maximum(r - 2.5, 0.5), r + 2.5
@@ -181,33 +204,127 @@ def _support(crop: Image, e: Ellipse, n: int = 90) -> float:
     return float(np.median(np.abs(a - b)))
 
 
-def find_outline(crop: Image, diameter: float, *, flat: bool = False) -> Ellipse | None:
-    """The coin's outline: a circle (Hough) or the edge contour as the first
-    guess, each refined on rays; the one the image supports best. ``flat``:
-    the coin is known to lie flat (registration), only circles are tried."""
-    guesses = []
-    g = cv2.GaussianBlur(grey(crop), (0, 0), 1.5)
+def _circle(crop: Image, diameter: float, scale: int) -> Ellipse | None:
+    """The circle of about ``diameter`` nearest the middle (Hough), found at
+    1 / ``scale`` of the resolution (2: a quarter of the time; the rays
+    refine it; a reference, kept as a circle, is found at full resolution)."""
+    # Only the middle: a circle centred further out than 3/4 of a diameter
+    # is not taken as the coin anyway (``analyse._near_middle``).
+    h, w = crop.shape[:2]
+    m = max(0, int(min(h, w) / 2 - 1.4 * diameter))
+    middle = grey(crop)[m : h - m, m : w - m]
+    if scale > 1:
+        middle = np.asarray(
+            cv2.resize(middle, None, fx=1 / scale, fy=1 / scale, interpolation=cv2.INTER_AREA),
+            np.uint8,
+        )
+    g = cv2.GaussianBlur(middle, (0, 0), 1.5 / scale)
+    d = diameter / scale
     circles = cv2.HoughCircles(
         g,
         cv2.HOUGH_GRADIENT_ALT,
         dp=1.0,
-        minDist=diameter / 2,
+        minDist=d / 2,
         param1=60,
         param2=0.6,
-        minRadius=int(0.42 * diameter),
-        maxRadius=int(0.6 * diameter),
+        minRadius=int(0.42 * d),
+        maxRadius=int(0.6 * d) + scale - 1,
     )
-    h, w = crop.shape[:2]
-    if circles is not None:
-        x, y, r = min(circles[0], key=lambda c: math.hypot(c[0] - w / 2, c[1] - h / 2))
-        guesses.append(Ellipse(float(x), float(y), 2 * float(r), 2 * float(r), 0.0))
+    if circles is None:
+        return None
+    found = [
+        (scale * float(c[0]) + m, scale * float(c[1]) + m, scale * float(c[2])) for c in circles[0]
+    ]
+    x, y, r = min(found, key=lambda c: math.hypot(c[0] - w / 2, c[1] - h / 2))
+    shift = (scale - 1) / 2  # pixel centres of the coarse image
+    x, y = x + shift, y + shift
+    return Ellipse(x, y, 2 * r, 2 * r, 0.0)
+
+
+def find_outline(
+    crop: Image, diameter: float, *, flat: bool = False, coarse: bool = False
+) -> Ellipse | None:
+    """The coin's outline: a circle (Hough) or the edge contour as the first
+    guess, each refined on rays; the one the image supports best. ``flat``:
+    the coin is known to lie flat (registration), only circles are tried;
+    ``coarse``: the circle is looked for at half the resolution (a landing,
+    where the crop is wide and time counts)."""
+    g = soft(crop)
+    guesses, fits = [], []
+    circle = _circle(crop, diameter, 2 if coarse else 1)
+    if circle is not None:
+        guesses.append(circle)
+        fits.append(refine(g, circle))
+        if not flat and fits[0].ratio >= CLEAN and _sized(fits[0], diameter):
+            return fits[0]  # a clean circle of the coin's size: the coin lies flat
     contour = None if flat else fit_outline(crop, diameter)
     if contour is not None:
         guesses.append(contour)
-    fits = [refine(crop, e) for e in guesses]
+        fits.append(refine(g, contour))
     if flat:  # a circle found, its refinement pulled off by the floor: keep the circle
         fits = [f if f.ratio >= 0.9 else e for f, e in zip(fits, guesses, strict=True)]
-    fits = [f for f in fits if 0.8 * diameter <= f.major <= 1.25 * diameter]
+    fits = [f for f in fits if _sized(f, diameter)]
     if not fits:
         return None
-    return max(fits, key=lambda f: _support(crop, f))
+    return max(fits, key=lambda f: _support(g, f))
+
+
+def _sized(e: Ellipse, diameter: float) -> bool:
+    return 0.8 * diameter <= e.major <= 1.25 * diameter
+
+
+def coin_mask(crop: Image, floor: Image, blur: float) -> Image:
+    """Where ``crop`` (BGR) differs from the empty ``floor`` (the same view,
+    ``step`` times coarser) in a way a shadow cannot explain: a shadow only
+    dims the floor (the three channels by one factor), the coin has its own
+    colour, is brighter, or much darker. At the floor's resolution; ``blur``
+    (pixels there) makes the still as soft as the floor's coarser view."""
+    h, w = floor.shape[:2]
+    small = cv2.resize(crop, (w, h), interpolation=cv2.INTER_AREA)
+    if blur > 0.3:
+        small = cv2.GaussianBlur(small, (0, 0), blur)
+    empty = cv2.GaussianBlur(floor, (0, 0), 1.0)  # the preview's noise, magnified
+    r = np.log(small.astype(np.float32) + 8) - np.log(empty.astype(np.float32) + 8)
+    r -= np.median(r.reshape(-1, 3), axis=0)  # exposure and white balance
+    b = r.mean(axis=2)
+    q = np.linalg.norm(r - b[..., None], axis=2)
+    noise_b = 1.4826 * float(np.median(np.abs(b))) + 0.01
+    noise_q = float(np.median(q)) + 0.01
+    coin = (q > max(0.06, 3 * noise_q)) | (b > max(0.1, 3 * noise_b)) | (b < -0.55)
+    mask = coin.astype(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    return np.asarray(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)), np.uint8)
+
+
+def segment_outline(
+    crop: Image, floor: Image, diameter: float, blur: float = 0.0
+) -> Ellipse | None:
+    """The coin's outline from what changed against the empty floor (``floor``:
+    the same rectified view, coarser): the changed blob nearest the middle,
+    its contour fitted with an ellipse, then refined on rays in ``crop``."""
+    step = crop.shape[1] / floor.shape[1]
+    mask = coin_mask(crop, floor, blur)
+    count, labels, stats, centres = cv2.connectedComponentsWithStats(mask)
+    h, w = mask.shape
+    d = diameter / step
+    best: tuple[float, int] | None = None
+    for i in range(1, count):
+        extent = max(int(stats[i][2]), int(stats[i][3]))
+        if extent < 0.6 * d or extent > 1.6 * d or stats[i][4] < 0.03 * d * d:
+            continue
+        off = math.hypot(centres[i][0] - w / 2, centres[i][1] - h / 2)
+        if best is None or off < best[0]:
+            best = (off, i)
+    if best is None:
+        return None
+    contours, _ = cv2.findContours(
+        (labels == best[1]).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE
+    )
+    contour = max(contours, key=len)
+    if len(contour) < 6:
+        return None
+    (x, y), (a, b), angle = cv2.fitEllipse((contour.astype(np.float32) + 0.5) * step - 0.5)
+    if not np.isfinite([x, y, a, b, angle]).all():
+        return None
+    fit = Ellipse(x, y, max(a, b), max(min(a, b), 1.0), angle if a >= b else angle + 90)
+    return fit if 0.8 * diameter <= fit.major <= 1.3 * diameter else None

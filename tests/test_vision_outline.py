@@ -1,0 +1,83 @@
+"""The coin's outline on drawn crops: the edge fit beside a line, the
+segmentation against the empty floor, and a coin too near the line to call."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+cv2 = pytest.importorskip("cv2")
+
+from vision.analyse import MASK_STEP, Analyser, Settings  # noqa: E402
+from vision.calibration import calibrate  # noqa: E402
+from vision.coinface import coin_mask, find_outline, segment_outline  # noqa: E402
+from vision.synth.art import CoinDesign  # noqa: E402
+from vision.synth.scene import Landing, Rig, render, still_window  # noqa: E402
+
+N = 300
+D = 96.0
+
+
+def _floor(seed: int) -> np.ndarray:
+    """A tinted, grainy floor, BGR."""
+    rng = np.random.default_rng(seed)
+    grain = cv2.GaussianBlur(rng.normal(0, 12, (N, N)).astype(np.float32), (0, 0), 3)
+    base = np.dstack([110 + grain, 120 + grain, 100 + grain])
+    return np.asarray(np.clip(base, 0, 255), np.uint8)
+
+
+def _coarse(image: np.ndarray) -> np.ndarray:
+    return np.asarray(cv2.resize(image, (N // MASK_STEP, N // MASK_STEP), cv2.INTER_AREA))
+
+
+def test_a_flat_coin_touching_a_white_line_is_measured_round() -> None:
+    crop = _floor(1)
+    crop[:, 150 + 48 + 2 :] = (228, 232, 235)  # the line, 2 px from the rim
+    cv2.circle(crop, (150, 150), 48, (150, 190, 205), -1, cv2.LINE_AA)
+    cv2.circle(crop, (150, 150), 42, (110, 140, 150), 3, cv2.LINE_AA)  # the relief's ring
+    found = find_outline(crop, D, coarse=True)
+    assert found is not None
+    assert found.ratio >= 0.95
+    # The line's edge, outermost, still pulls that side out by a few pixels.
+    assert abs(found.major - D) < 0.08 * D
+    assert np.hypot(found.x - 150, found.y - 150) < 2
+
+
+def test_a_leaning_coin_is_told_from_its_shadow_and_a_seam() -> None:
+    empty = _floor(2)
+    empty[148:152, :] = (60, 66, 55)  # a plank's seam through the coin
+    crop = empty.copy()
+    shadow = np.zeros((N, N), np.uint8)
+    cv2.ellipse(shadow, (185, 165), (50, 30), 20, 0, 360, 255, -1)
+    dim = cv2.GaussianBlur(shadow.astype(np.float32) / 255, (0, 0), 4)[..., None]
+    crop = (crop * (1 - 0.3 * dim)).astype(np.uint8)
+    cv2.ellipse(crop, (150, 150), (48, 18), 20, 0, 360, (150, 190, 205), -1, cv2.LINE_AA)
+    found = segment_outline(crop, _coarse(empty), D, blur=0.5)
+    assert found is not None
+    assert found.ratio <= 0.6  # leaning: 36 / 96 across
+    assert abs(found.major - D) < 0.15 * D
+    assert np.hypot(found.x - 150, found.y - 150) < 6
+
+
+def test_a_shadow_alone_is_not_a_coin() -> None:
+    empty = _floor(3)
+    crop = empty.copy()
+    crop[100:200, 100:200] = (crop[100:200, 100:200] * 0.65).astype(np.uint8)
+    assert int(coin_mask(crop, _coarse(empty), 0.5).sum()) == 0
+
+
+def test_a_coin_too_near_the_line_is_the_spotters_call() -> None:
+    rig = Rig.make(21, coin_px=80.0)
+    empty = render(rig, None, None, seed=1)
+    # Within 30 mm of the in/out boundary the camera does not call in or out.
+    analyser = Analyser(calibrate(empty, rig.layout), settings=Settings(tolerance_mm=30.0))
+    design = CoinDesign.make(5)
+    land = Landing(rig.layout.side_mm + 6.0, 700.0, "heads")  # its rim over the line
+    preview = render(rig, design, land, seed=2)
+    window = still_window(rig, land, np.random.default_rng(3))
+    still = render(rig, design, land, seed=3, still=True, window=window)
+    obs = analyser.analyse(preview, still, empty)
+    assert obs.found
+    assert obs.zone is None
+    assert obs.verdict == "indeterminate"
+    assert any("too close to call" in r for r in obs.reasons)
