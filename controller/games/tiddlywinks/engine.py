@@ -28,7 +28,7 @@ from controller.games.tiddlywinks.geometry import COLOURS, tiddlies
 from controller.games.tiddlywinks.play import on_shot
 from controller.games.tiddlywinks.state import Phase, Settings, State, new_game
 from controller.games.tiddlywinks.step import Step, score
-from controller.games.tiddlywinks.turns import apply_expiry, settle
+from controller.games.tiddlywinks.turns import apply_expiry, settle, turn_open_at_expiry
 from controller.model import JSON, Decision, EndMatch, Event, Game, Resumed, RulingKind, Tick
 from controller.sensors.health import HealthEvent
 from controller.timebase import ns_to_seconds
@@ -75,7 +75,7 @@ def on_tick(step: Step, event: Tick) -> None:
                 "squopped side's first playable shot",
             )
         else:
-            apply_expiry(step, turn_open=state.begun)
+            apply_expiry(step, turn_open=turn_open_at_expiry(state))
             if step.state.turns_left == 0:
                 settle(step)
         return

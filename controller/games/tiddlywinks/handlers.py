@@ -23,6 +23,7 @@ from controller.games.tiddlywinks.events import (
 )
 from controller.games.tiddlywinks.geometry import (
     COLOURS,
+    Colour,
     Place,
     Side,
     Wink,
@@ -47,6 +48,7 @@ from controller.games.tiddlywinks.turns import (
     finish_pot_out,
     finish_tiddlies,
     settle,
+    undo_foul,
 )
 from controller.model import JSON, EndMatch, RulingKind
 
@@ -119,24 +121,15 @@ def on_pass(step: Step, event: Pass) -> None:
     settle(step)
 
 
-def _restore(step: Step, before: State) -> None:
+def _restore(step: Step, before: State, shooter: Colour) -> None:
     """Winks and turn back as they were before the foul shot; time, the
     record (the shot marked not counted) and decisions go on."""
     current = step.state
     shots = current.shots
     if shots:
         shots = (*shots[:-1], dataclasses.replace(shots[-1], counted=False))
-    step.state = dataclasses.replace(
-        before,
-        decided=current.decided,
-        time=current.time,
-        suspended=current.suspended,
-        log=current.log,
-        shots=shots,
-        phase=Phase.PLAY,
-        foul=None,
-        before_shot=None,
-    )
+    undone = undo_foul(current, before, shooter)
+    step.state = dataclasses.replace(undone, shots=shots, before_shot=None)
 
 
 def _disrupt(step: Step, event: Foul) -> None:
@@ -196,7 +189,7 @@ def on_foul(step: Step, event: Foul) -> None:
         else ("the shot is retracted")
     )
     step.emit(RulingKind.FOUL, f"{foul.rule}(i)", offender, None, f"foul shot: {what}{_why(event)}")
-    _restore(step, foul.before)
+    _restore(step, foul.before, foul.colour)
     settle(step)
 
 

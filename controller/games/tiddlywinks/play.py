@@ -25,7 +25,13 @@ from controller.games.tiddlywinks.geometry import (
 from controller.games.tiddlywinks.observe import Merged, merge
 from controller.games.tiddlywinks.state import Free, OpenFoul, Phase, ShotRecord, State
 from controller.games.tiddlywinks.step import Step
-from controller.games.tiddlywinks.turns import begin_turn, finish_pot_out, finish_tiddlies, settle
+from controller.games.tiddlywinks.turns import (
+    begin_turn,
+    finish_pot_out,
+    finish_tiddlies,
+    settle,
+    undo_foul,
+)
 from controller.model import RulingKind
 
 
@@ -310,16 +316,8 @@ def resolve_accept(step: Step, foul: OpenFoul, colour: Colour | None) -> None:
     wrong-colour or out-of-turn shot play goes on with the offended side's
     chosen colour."""
     current = step.state
-    step.state = dataclasses.replace(
-        foul.before,
-        decided=current.decided,
-        time=current.time,
-        suspended=current.suspended,
-        log=current.log,
-        shots=current.shots[:-1],
-        phase=Phase.PLAY,
-        foul=None,
-    )
+    undone = undo_foul(current, foul.before, foul.colour)
+    step.state = dataclasses.replace(undone, shots=current.shots[:-1])
     play_shot(step, dataclasses.replace(foul.shot, colour=None, wink=None), accepted=True)
     if colour is not None and step.state.phase is Phase.PLAY:
         _continue_with(step, colour)

@@ -22,7 +22,7 @@ from controller.games.tiddlywinks.scoring import (
     side_totals,
     tiddly_points,
 )
-from controller.games.tiddlywinks.state import Phase
+from controller.games.tiddlywinks.state import Phase, State
 from controller.games.tiddlywinks.step import Step
 from controller.model import JSON, RulingKind
 
@@ -143,22 +143,59 @@ def _awaiting(step: Step, colour: Colour) -> None:
         apply_expiry(step, turn_open=False, deferred=True)
 
 
-def apply_expiry(step: Step, *, turn_open: bool, deferred: bool = False) -> None:
-    """9(b): play on up to the squidge-off winner's colour, then five rounds."""
-    state = step.state
+def _expired(state: State, turn_open: bool) -> State:
+    """``state`` with the time limit expired (9(b)): the turns left to play,
+    up to the squidge-off winner's colour and then five rounds."""
     winner = state.winner or Colour.BLUE
     last = state.turn if turn_open else COLOURS[(COLOURS.index(state.turn) - 1) % 4]
     to_winner = (COLOURS.index(winner) - COLOURS.index(last)) % 4
-    rounds = state.settings.rounds_after
-    turns = to_winner + 4 * rounds
-    # 9(c): a shot already awaited gets its 2 minutes from the expiry
-    step.update(
+    return dataclasses.replace(
+        state,
         expired=True,
         expiry_pending=False,
         expiry_turn_open=turn_open,
-        turns_left=turns,
-        time=gametime.restart_shot(state.time, step.t_ns),
+        turns_left=to_winner + 4 * state.settings.rounds_after,
     )
+
+
+def turn_open_at_expiry(state: State) -> bool:
+    """9(b): a turn begins with its first shot, a foul shot awaiting the
+    offended side's choice included (unless it was played out of turn)."""
+    foul = state.foul
+    by_due = state.phase is Phase.FOUL and foul is not None and foul.colour is state.turn
+    return state.begun or by_due
+
+
+def undo_foul(current: State, before: State, shooter: Colour) -> State:
+    """``before`` again, a foul shot by ``shooter`` undone (12): decisions,
+    game time, health and the log go on. A time limit that expired after
+    ``before`` stays expired, its turns counted from ``before``'s turn (which
+    the foul shot had begun, if ``shooter`` was due): it is not announced
+    twice, and the foul shot's turn is not counted twice."""
+    state = dataclasses.replace(
+        before,
+        decided=current.decided,
+        time=current.time,
+        suspended=current.suspended,
+        log=current.log,
+        phase=Phase.PLAY,
+        foul=None,
+    )
+    if before.expired or not current.expired:
+        return state
+    if current.expiry_pending:  # 11(e): it still waits for the squopped side
+        return dataclasses.replace(state, expired=True, expiry_pending=True)
+    return _expired(state, before.begun or shooter is before.turn)
+
+
+def apply_expiry(step: Step, *, turn_open: bool, deferred: bool = False) -> None:
+    """9(b): play on up to the squidge-off winner's colour, then five rounds."""
+    state = _expired(step.state, turn_open)
+    winner = state.winner or Colour.BLUE
+    rounds = state.settings.rounds_after
+    turns = state.turns_left
+    # 9(c): a shot already awaited gets its 2 minutes from the expiry
+    step.state = dataclasses.replace(state, time=gametime.restart_shot(state.time, step.t_ns))
     when = "before this turn" if not turn_open else "during this turn, at its end"
     rule = "11(e)" if deferred else "9(b)"
     step.emit(
