@@ -197,6 +197,23 @@ def test_outbox_unsent_mark_sent_pending(path: Path) -> None:
     j.close()
 
 
+def test_requeue_recent_marks_the_newest_sent_rulings_unsent_not_retained_rows(
+    path: Path,
+) -> None:
+    j = Journal(path, table="t1", venue="hall")
+    j.record_rulings(j.record_input(1, 0.0, "toss", {}), [ruling(s) for s in range(1, 7)], TOPIC)
+    j.enqueue("tableref/v1/hall/t1/state", '{"score":{}}', retain=True)
+    box = Outbox(path)
+    rows = box.unsent()
+    box.mark_sent_many(r.id for r in rows)
+    assert box.requeue_recent(3) == 3
+    again = box.unsent()
+    assert [r.id for r in again] == [r.id for r in rows[3:6]]  # rulings 4-6, not the state
+    assert all(not r.retain for r in again)
+    box.close()
+    j.close()
+
+
 def test_writer_and_outbox_reader_in_two_threads(path: Path) -> None:
     j = Journal(path, table="t1", venue="hall")
     total = 300

@@ -447,13 +447,22 @@ def test_resend_on_reconnect_requeues_that_many_acked_rulings(
     link = MqttLink(target, journal.path, venue=VENUE, table=TABLE)
     link.start()
     cleanup.append(link.stop)
+    # A persistent session, kept over a clean restart, so the subscriber
+    # cannot miss a resend by subscribing after the link is back (a race the
+    # link's 1 s backoff used to win only on a quiet machine). The broker may
+    # also redeliver from that session: subscribers drop duplicates by id.
+    sub = subscribe(broker, cleanup, client_id="control-room", persistent=True, reconnect=True)
     journal_rulings(journal, 1, 10)
     assert link.wait_drained(5)
-    broker.kill()
+    assert sub.wait_for(at_least(10), 5)
+    published = link.stats.published
+    broker.stop()
     broker.start()
-    sub = subscribe(broker, cleanup)
     assert wait_until(lambda: link.stats.reconnects == 1, 10)
     assert link.wait_drained(5)
     assert link.stats.requeued == 4
-    assert sub.wait_for(at_least(4), 5)
-    assert first_arrivals(sub) == [7, 8, 9, 10]
+    assert link.stats.published - published == 4
+    assert sub.wait_for(at_least(14), 5)
+    assert first_arrivals(sub) == list(range(1, 11))
+    resent = {json.loads(p)["seq"] for p in sub.payloads()[10:]}
+    assert {7, 8, 9, 10} <= resent
