@@ -74,6 +74,8 @@ class BrokerTarget:
     # Acked rulings published again after a reconnect: mosquitto PUBACKs
     # before it forwards, so a broker that crashed may have lost some.
     resend_on_reconnect: int = DEFAULT_RESEND_ON_RECONNECT
+    # paho's reconnect backoff, seconds: the first retry, doubling up to the last.
+    reconnect_delay: tuple[int, int] = (1, 30)
 
 
 # Events for the worker thread. paho callbacks only create these.
@@ -154,7 +156,7 @@ class MqttLink:
             client.tls_set(ca_certs=t.ca, certfile=t.cert, keyfile=t.key)
         # The broker announces our death for us: a lost link is visible at once.
         client.will_set(self.base + "status", OFFLINE, qos=1, retain=True)
-        client.reconnect_delay_set(min_delay=1, max_delay=30)
+        client.reconnect_delay_set(*t.reconnect_delay)
         client.max_inflight_messages_set(WINDOW)
         client.on_connect = self._on_connect
         client.on_disconnect = self._on_disconnect

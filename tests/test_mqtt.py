@@ -151,8 +151,16 @@ def subscribe(broker: Mosquitto, cleanup: Cleanup, topic: str = RULINGS, **kw: A
     return sub
 
 
-def start_link(broker: Mosquitto, journal: Journal, cleanup: Cleanup, **kw: Any) -> MqttLink:
-    target = BrokerTarget(broker.host, broker.port, client_id="t1-link", keepalive=5)
+def start_link(
+    broker: Mosquitto, journal: Journal, cleanup: Cleanup, first_retry_s: int = 1, **kw: Any
+) -> MqttLink:
+    target = BrokerTarget(
+        broker.host,
+        broker.port,
+        client_id="t1-link",
+        keepalive=5,
+        reconnect_delay=(first_retry_s, 30),
+    )
     link = MqttLink(target, journal.path, venue=VENUE, table=TABLE, **kw)
     link.start()
     cleanup.append(link.stop)
@@ -257,7 +265,9 @@ def test_a_broker_crash_mid_stream_loses_nothing(
     caplog.set_level(logging.INFO, logger="controller.mqtt")
     total, delivered, in_flight = 1000, 250, 10
     before = subscribe(broker, cleanup)
-    link = start_link(broker, journal, cleanup)
+    # A 3 s first retry: the subscriber below is in before the link is back,
+    # even on a loaded machine (it missed the resends once at 1 s).
+    link = start_link(broker, journal, cleanup, first_retry_s=3)
     assert wait_until(lambda: link.connected)
     journal_in_step(journal, link, before, delivered)
     # Frozen, the broker reads nothing: these rows are published but can be
@@ -273,7 +283,7 @@ def test_a_broker_crash_mid_stream_loses_nothing(
     assert before.disconnected.wait(5)
     before.close()
     broker.start()
-    # Subscribed again before the link's first reconnect (its backoff starts at 1 s).
+    # Subscribed again before the link's first reconnect (3 s after the crash).
     after = subscribe(broker, cleanup)
     assert link.wait_drained(15)
     assert wait_until(lambda: len(first_arrivals(before, after)) >= total, 5)
@@ -294,7 +304,7 @@ def test_a_burst_across_a_broker_kill_arrives_whole_after_dedupe(
     The link publishes recent acked rulings again after a reconnect."""
     total = 1000
     before = subscribe(broker, cleanup)
-    link = start_link(broker, journal, cleanup)
+    link = start_link(broker, journal, cleanup, first_retry_s=3)  # see the test above
     assert wait_until(lambda: link.connected)
     journal_rulings(journal, 1, total, per_input=total)
     link.kick()
