@@ -255,3 +255,24 @@ def test_a_shot_line_needs_a_camera(tmp_path: Path) -> None:
     path.write_text(CONFIG + "coin_diameter_mm = 24.0\n", encoding="utf-8")
     with pytest.raises(ConfigError, match=r"coin_diameter_mm.*heads-and-tails"):
         load_config(path)
+
+
+def test_a_restart_with_the_camera_back_reports_its_recovery(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = Table(tmp_path, monkeypatch)
+    try:
+        table.start_play()
+        table.source.fail = True
+        table.at(2.0)
+    finally:
+        table.service.close()
+    again = Table(tmp_path, monkeypatch)  # the service restarts; the camera works again
+    try:
+        health = [(i["sensor"], i["ok"]) for i in again.inputs("health")]
+        suspended = again.service.engine.snapshot(again.service.runtime.state)["suspended"]
+    finally:
+        again.service.close()
+    assert health == [("camera", False), ("camera", True)]
+    assert suspended == []
+    _replays(tmp_path)
