@@ -271,3 +271,18 @@ def test_a_restart_with_the_camera_back_reports_its_recovery(
     assert health == [("camera", False), ("camera", True)]
     assert suspended == []
     _replays(tmp_path)
+
+
+def test_the_synthetic_source_is_a_rendered_mat_the_service_calibrates(tmp_path: Path) -> None:
+    """``source = "synthetic"`` as configured (no test double): an empty
+    rendered mat whose markers calibrate the camera at start-up."""
+    (tmp_path / "table.toml").write_text(CONFIG.replace('backend = "gpio"', 'backend = "sim"'))
+    service = TableService(load_config(tmp_path / "table.toml"), clock=SimClock(start_ns=START))
+    try:
+        camera = service.camera
+        rulings = list(service.journal.rulings())
+    finally:
+        service.close()
+    assert isinstance(camera, mat_camera.MatCamera) and camera.view is not None
+    assert camera.view.calibration.rms_mm < 1.0
+    assert rulings == []
