@@ -1,7 +1,14 @@
-"""The floor camera in the live service (Heads & Tails, ``[camera]``).
+"""A game's camera in the live service (``[camera]``), and the floor camera
+of Heads & Tails.
 
-The service loop owns it, like the sensor pipeline: after each input it is
-told what the engine state is now, and while a toss is in the air it polls a
+The service loop owns a :class:`TableCamera`, like the sensor pipeline; the
+game module makes it (:meth:`~controller.gamemodule.GameModule.live_camera`),
+so the service names no game. After each input it is told what the engine
+state is now; it says when it wants polling (:meth:`TableCamera.due`); a
+button line it owns (tiddlywinks' ``shot``) is handed to it; whatever it
+returns (inputs stamped in ``mono_ns``) is applied like any other input.
+
+The floor camera (:class:`LiveCamera`): while a toss is in the air it polls a
 preview frame every :data:`POLL_NS`. Once the scene settles, the still it
 takes is judged (``vision.watch.CameraWatch``) and the ``landed`` input it
 gives, with its evidence saved beside the journal, is applied like any other
@@ -13,8 +20,9 @@ OpenCV is imported only here, when a table has a camera.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from controller.errors import TablerefError
 from controller.model import Event
@@ -22,17 +30,48 @@ from controller.model import Event
 if TYPE_CHECKING:
     from vision.settings import CameraSettings
 
+CAMERA_SENSOR = "camera"
+"""The sensor name of a table's camera in health events and ``suspended`` rulings."""
 POLL_NS = 100_000_000
 """How often the preview is looked at while a coin is in the air (10 Hz: the
 settle detector wants several frames of a still scene)."""
 
 
+class TableCamera(Protocol):
+    """A game's camera as the service loop drives it; every time is ``mono_ns``
+    and every input returned is stamped in ``mono_ns``."""
+
+    def start(self, mono: int, state: Any, faulty: bool) -> list[Event]:
+        """Open the camera at start-up; ``faulty``: the journal holds it
+        faulty (its first good frame is then reported as the recovery)."""
+        ...
+
+    def update(self, mono: int, state: Any, kind: str) -> list[Event]:
+        """After an input of journal type ``kind``: the engine ``state`` now."""
+        ...
+
+    def due(self) -> int | None:
+        """When :meth:`poll` should next run (None: not now)."""
+        ...
+
+    def poll(self, mono: int, state: Any) -> list[Event]:
+        """Look at the camera now."""
+        ...
+
+    def press(self, role: str, mono: int, state: Any) -> list[Event]:
+        """A button line of the camera's (``[[sensors.line]]`` ``role``) was pressed."""
+        ...
+
+
 class LiveCamera:
     """Polls the camera while a toss is in flight; everything in ``mono_ns``."""
 
-    def __init__(self, settings: CameraSettings, journal: Path) -> None:
+    def __init__(
+        self, settings: CameraSettings, journal: Path, in_flight: Callable[[Any], bool]
+    ) -> None:
         """Raises :class:`TablerefError` naming the file when the calibration
-        or the coin's references cannot be read: calibrate and register first."""
+        or the coin's references cannot be read: calibrate and register first.
+        ``in_flight`` reads from the engine state whether a toss is in the air."""
         from vision.analyse import Analyser, Settings
         from vision.calibration import Calibration
         from vision.model import VisionError
@@ -58,17 +97,20 @@ class LiveCamera:
         self.watch = CameraWatch(
             lambda: open_source(settings), analyser, evidence_dir(journal), journal.parent
         )
+        self._in_flight = in_flight
         self._next: int | None = None
 
-    def start(self, mono: int) -> list[Event]:
+    def start(self, mono: int, state: Any, faulty: bool = False) -> list[Event]:
         """Open the camera; a missing one is a health event at once."""
+        self.watch.link.faulty = faulty
         return self.watch.start(mono)
 
-    def update(self, mono: int, go: bool, in_flight: bool) -> list[Event]:
-        """After an input: ``go`` when it opened a toss window (the empty floor
-        is taken then, the coin still in the hand); ``in_flight`` while a toss
-        is in the air (the camera watches for it to settle)."""
-        events = self.watch.empty_floor(mono) if go else []
+    def update(self, mono: int, state: Any, kind: str) -> list[Event]:
+        """After an input: a ``go`` opened a toss window (the empty floor is
+        taken then, the coin still in the hand); while a toss is in the air
+        the camera watches for it to settle."""
+        events = self.watch.empty_floor(mono) if kind == "go" else []
+        in_flight = self._in_flight(state)
         if in_flight and self._next is None:
             self._next = mono + POLL_NS
         elif not in_flight:
@@ -79,7 +121,11 @@ class LiveCamera:
         """When :meth:`poll` should next run."""
         return self._next
 
-    def poll(self, mono: int) -> list[Event]:
+    def poll(self, mono: int, state: Any) -> list[Event]:
         """One preview frame; a settled scene gives the landing (and stops polling)."""
         self._next = mono + POLL_NS
         return self.watch.poll(mono)
+
+    def press(self, role: str, mono: int, state: Any) -> list[Event]:
+        """The floor camera owns no button."""
+        return []

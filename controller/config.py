@@ -35,7 +35,7 @@ from typing import Any
 from controller.errors import InputError
 from controller.games.registry import SUPPORTED, module_for, supported_names
 from controller.model import Game
-from controller.sensors.lines import LineKind, SensorSettings, parse_sensors
+from controller.sensors.lines import LineKind, Role, SensorSettings, parse_sensors
 from controller.strict import Table, load_toml
 from vision.settings import CameraSettings, parse_camera
 
@@ -231,7 +231,9 @@ def parse_config(data: dict[str, Any], path: Path) -> Config:
     max_payload = _commands(top.table("commands", optional=True))
     sensors = parse_sensors(top.table("sensors", optional=True), ConfigError)
     camera_table = top.table("camera", optional=True)
-    camera = None if camera_table is None else parse_camera(camera_table, folder)
+    mat = game is Game.TIDDLYWINKS
+    camera = None if camera_table is None else parse_camera(camera_table, folder, mat=mat)
+    _camera_buttons(top, sensors, camera, game)
     top.finish()
     return Config(
         source=source,
@@ -248,6 +250,16 @@ def parse_config(data: dict[str, Any], path: Path) -> Config:
         bridge=bridge,
         camera=camera,
     )
+
+
+def _camera_buttons(
+    top: Table, sensors: SensorSettings, camera: CameraSettings | None, game: Game
+) -> None:
+    """The shot button tells the mat camera a shot has ended: it needs one."""
+    if sensors.line(Role.SHOT.value) is None or game is not Game.TIDDLYWINKS:
+        return
+    if camera is None:
+        raise top.fail("sensors", "a 'shot' line needs a [camera] (the still of the mat it takes)")
 
 
 def _required(top: Table, key: str) -> Table:
@@ -431,7 +443,7 @@ def describe(config: Config) -> str:
         f"  hardware  {config.backend.value}" + (f" ({config.bridge})" if config.bridge else ""),
         f"  sensors   {_describe_sensors(config.sensors)}",
         f"  commands  at most {config.max_payload_bytes} bytes a payload",
-        *([f"  camera    {_describe_camera(config.camera)}"] if config.camera else []),
+        *([f"  camera    {_describe_camera(config.camera, config.game)}"] if config.camera else []),
     ]
     return "\n".join(lines)
 
@@ -448,9 +460,13 @@ def _describe_sensors(sensors: SensorSettings) -> str:
     return ", ".join(parts)
 
 
-def _describe_camera(camera: CameraSettings) -> str:
+def _describe_camera(camera: CameraSettings, game: Game) -> str:
     w, h = camera.still
     where = f" {camera.device}" if camera.device else ""
+    if game is Game.TIDDLYWINKS:
+        return (f"{camera.source.value}{where}, {w}x{h}, mat calibrated from its markers "
+                f"(field of view {camera.hfov_deg:g} deg), settled after "
+                f"{camera.settle_ms} ms still")  # fmt: skip
     return (f"{camera.source.value}{where}, {w}x{h}, calibration {camera.calibration}, "
             f"coin {camera.coin_diameter_mm:g} mm, margin {camera.margin:g}")  # fmt: skip
 

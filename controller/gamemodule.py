@@ -21,13 +21,18 @@ Resumed(t_ns=5, down_ns=7)
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Protocol, TypeVar
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from controller.engine import Engine
 from controller.errors import InputError
 from controller.model import JSON, EndMatch, Event, Game, Resumed, Ruling, Tick
 from controller.sensors.health import HealthEvent
 from controller.strict import Table
+
+if TYPE_CHECKING:
+    from controller.camera import TableCamera
+    from vision.settings import CameraSettings
 
 S = TypeVar("S")
 M = TypeVar("M")
@@ -137,6 +142,14 @@ class GameModule(Protocol[S, M]):
         with no clock."""
         ...
 
+    def live_camera(self, settings: CameraSettings, journal: Path) -> TableCamera | None:
+        """The game's camera in the live service, for a config with a
+        ``[camera]`` table (None: the game uses none). Raises
+        :class:`~controller.errors.TablerefError` when it cannot be set up
+        (a calibration file missing); a camera that is merely absent is a
+        health event once it starts, not an error."""
+        ...
+
 
 class ModuleDefaults:
     """What most games' modules answer the same way; a module class inherits
@@ -165,6 +178,9 @@ class ModuleDefaults:
 
     def suspended(self, state: Any) -> frozenset[str]:
         return frozenset(state.suspended)
+
+    def live_camera(self, settings: CameraSettings, journal: Path) -> TableCamera | None:
+        return None
 
 
 def encode_common(event: Event) -> tuple[str, dict[str, JSON]] | None:

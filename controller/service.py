@@ -29,18 +29,19 @@ import threading
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from controller.camera import LiveCamera
+from controller.camera import CAMERA_SENSOR, TableCamera
 from controller.commands import Command, CommandError, parse_command, result
 from controller.config import Backend, Config, topic_base
 from controller.errors import InputError, RejectedInput, TablerefError
 from controller.gamemodule import decode, decode_match, encode
 from controller.games.registry import module_for
 from controller.journal import Journal
-from controller.model import Event, Game, Resumed, Ruling, Tick
+from controller.model import Event, Resumed, Ruling, Tick
 from controller.mqtt import BrokerTarget, MqttLink
 from controller.replay import NEW_MATCH, compare, new_match_payload, rebuild
 from controller.runtime import Runtime
 from controller.sdnotify import Notifier
+from controller.sensors.buttons import Press
 from controller.sensors.edges import EdgeEvent, EdgeSource
 from controller.sensors.health import HealthEvent
 from controller.sensors.pipeline import SensorPipeline
@@ -98,7 +99,7 @@ class TableService:
         # While a sensor link is down (and LINK_CATCH_UP_NS after it is back),
         # the pipeline's timers stand still: its time moves only with edges.
         self._frozen_until: int | None = None
-        self.camera: LiveCamera | None = None
+        self.camera: TableCamera | None = None
         self.pipeline = self._pipeline(edge_source)
         # Claimed before the journal opens: a wrong pin or a laptop stops the
         # service before anything is written.
@@ -190,16 +191,19 @@ class TableService:
         except TablerefError as exc:
             raise TablerefError(f"{self.config.source}: {exc}") from None
 
-    def _open_camera(self) -> LiveCamera | None:
-        """The floor camera of a Heads & Tails table with a ``[camera]`` table."""
+    def _open_camera(self) -> TableCamera | None:
+        """The game's camera, for a config with a ``[camera]`` table."""
         settings = self.config.camera
-        if settings is None or self.config.game is not Game.HEADS_AND_TAILS:
+        if settings is None:
             return None
         try:
-            camera = LiveCamera(settings, self.config.journal)
+            camera = self.module.live_camera(settings, self.config.journal)
         except TablerefError as exc:
             raise TablerefError(f"{self.config.source}: {exc}") from None
-        self._from_mono(camera.start(self.clock.mono_ns()))
+        if camera is not None:
+            state = self.runtime.state
+            faulty = CAMERA_SENSOR in self.module.suspended(state)
+            self._from_mono(camera.start(self.clock.mono_ns(), state, faulty))
         return camera
 
     def _from_mono(self, events: list[Event]) -> None:
@@ -216,7 +220,7 @@ class TableService:
         # A line the journal holds faulty that reads idle now was mended while
         # the service was down: say so, or the match stays suspended for ever.
         faults = self.pipeline.faults()
-        for sensor in sorted(self.module.suspended(self.runtime.state)):
+        for sensor in sorted(self.module.suspended(self.runtime.state) - {CAMERA_SENSOR}):
             if not faults.get(sensor, False):
                 detail = f"{sensor}: reads idle at start-up"
                 self._apply(HealthEvent(t_ns=self.now(), sensor=sensor, ok=True, detail=detail))
@@ -251,17 +255,11 @@ class TableService:
             if clock is not None:
                 also.append((self.base + "clock", clock, True))
             rows = self.journal.record_rulings(input_id, rulings, self.base + "ruling", also)
-        if self.camera is not None:
-            self._watch_landing(kind == "go")
         if self.link is not None:
             self.link.offer(rows)  # committed: publish now, from this thread if it can
+        if self.camera is not None:  # what the match is doing now
+            self._from_mono(self.camera.update(self.clock.mono_ns(), self.runtime.state, kind))
         return rulings
-
-    def _watch_landing(self, go: bool) -> None:
-        """Tell the camera what the match is doing now (after an input)."""
-        assert self.camera is not None
-        in_flight = self.module.toss_in_flight(self.runtime.state)
-        self._from_mono(self.camera.update(self.clock.mono_ns(), go, in_flight))
 
     def _publish_state(self) -> None:
         self.journal.enqueue(self.base + "state", self._state_json(), retain=True)
@@ -416,7 +414,7 @@ class TableService:
                 self._sensor_events(self.pipeline.tick(due))
                 return True
         if self.camera is not None and (due := self.camera.due()) is not None and mono >= due:
-            self._from_mono(self.camera.poll(mono))
+            self._from_mono(self.camera.poll(mono, self.runtime.state))
             return True
         due = self.runtime.deadline()
         if due is not None and self.now() >= due + self.hold_ns:
@@ -429,6 +427,10 @@ class TableService:
         for event in events:
             if isinstance(event, HeldCommand):
                 self._command(event.raw, event.t_ns + self.offset_ns)
+            elif isinstance(event, Press):  # a camera's button (tiddlywinks' shot)
+                if self.camera is not None:
+                    mono = self.clock.mono_ns()  # the still is taken now
+                    self._from_mono(self.camera.press(event.role, mono, self.runtime.state))
             else:
                 self._from_mono([event])
             if self.pipeline is not None:

@@ -469,7 +469,16 @@ def test_every_example_is_covered() -> None:
         "backgammon.toml",
         "tantrix.toml",
         "tiddlywinks.toml",
+        "tiddlywinks-camera.toml",
     }
+
+
+def test_tiddlywinks_camera_example_wires_the_mat_camera_and_the_shot_button() -> None:
+    config = load_config(EXAMPLES / "tiddlywinks-camera.toml")
+    assert config.camera is not None and config.camera.source.value == "picamera2"
+    assert config.camera.hfov_deg == 66.0 and config.camera.settle_ms == 400
+    assert config.sensors.line("shot") is not None and config.backend is Backend.GPIO
+    assert "mat calibrated from its markers" in describe(config)
 
 
 def test_example_without_broker_loads_in_place() -> None:

@@ -277,7 +277,9 @@ def test_the_live_service_watches_the_toss_and_journals_the_landing(table: Path)
     clock = SimClock(start_ns=100 * 10**9, wall_at_start=1_000_000.0)
     service = TableService(config, clock=clock)
     try:
-        assert service.camera is not None
+        from controller.camera import LiveCamera
+
+        assert isinstance(service.camera, LiveCamera)
         # The same rig and coin the fixture calibrated and registered, as a
         # camera whose scene changes when the coin lands.
         source = SyntheticSource(Rig.make(5, coin_px=80.0, layout=LAYOUT, tilt=40.0),

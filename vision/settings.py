@@ -30,6 +30,16 @@ class SourceKind(StrEnum):
 
 DEFAULT_PREVIEW = (1280, 720)
 DEFAULT_STILL = (4608, 2592)
+DEFAULT_HFOV_DEG = 66.0
+"""The Raspberry Pi Camera Module 3 (the wide one: 102)."""
+HFOV_RANGE_DEG = (20.0, 170.0)
+DEFAULT_SETTLE_MS = 400
+SETTLE_RANGE_MS = (100, 5000)
+COIN_KEYS = ("calibration", "references", "coin_diameter_mm", "confidence_margin",
+             "line_tolerance_mm", "square_mm", "line_mm", "marker_mm")  # fmt: skip
+"""Keys of the floor camera (Heads & Tails) only."""
+MAT_KEYS = ("hfov_deg", "settle_ms")
+"""Keys of the mat camera (tiddlywinks) only."""
 COIN_RANGE_MM = (10.0, 60.0)
 MARGIN_RANGE = (0.0, 1.0)
 
@@ -51,6 +61,10 @@ class CameraSettings:
     square_mm: float = 1500.0
     line_mm: float = 50.0
     marker_mm: float = 150.0
+    hfov_deg: float = DEFAULT_HFOV_DEG
+    """Mat camera: the lens's horizontal field of view (the mat's calibration)."""
+    settle_ms: int = DEFAULT_SETTLE_MS
+    """Mat camera: the mat has settled once still this long after the last motion."""
 
 
 def _size(table: Table, key: str, default: tuple[int, int]) -> tuple[int, int]:
@@ -82,8 +96,30 @@ def _device(table: Table, source: SourceKind, folder: Path) -> str:
     return ""
 
 
-def parse_camera(table: Table, folder: Path) -> CameraSettings:
-    """Validate a ``[camera]`` table; paths are relative to ``folder``."""
+def _only(table: Table, keys: tuple[str, ...], which: str) -> None:
+    for key in keys:
+        if table.has(key):
+            raise table.fail(key, f"only for {which}")
+
+
+def parse_camera(table: Table, folder: Path, *, mat: bool = False) -> CameraSettings:
+    """Validate a ``[camera]`` table; paths are relative to ``folder``.
+    ``mat``: the mat camera of a tiddlywinks table (else the floor camera
+    of Heads & Tails); each refuses the other's keys.
+
+    >>> from controller.strict import Table
+    >>> parse_camera(Table({"source": "v4l2", "hfov_deg": 102}, "t.toml", "[camera]"),
+    ...     Path("."), mat=True).hfov_deg
+    102.0
+    >>> parse_camera(Table({"source": "v4l2", "hfov_deg": 102}, "t.toml", "[camera]"), Path("."))
+    Traceback (most recent call last):
+    ...
+    controller.errors.InputError: t.toml: [camera]: field 'hfov_deg': only for a tiddlywinks table
+    """
+    if mat:
+        _only(table, COIN_KEYS, "a heads-and-tails table (the floor camera)")
+    else:
+        _only(table, MAT_KEYS, "a tiddlywinks table")
     source = table.choice("source", SourceKind)
     device = _device(table, source, folder)
     still = _size(table, "resolution", DEFAULT_STILL)
@@ -102,6 +138,11 @@ def parse_camera(table: Table, folder: Path) -> CameraSettings:
     square = table.number("square_mm", 1500.0, minimum=100.0, maximum=5000.0)
     line = table.number("line_mm", 50.0, minimum=0.0, maximum=square / 4)
     marker = table.number("marker_mm", 150.0, minimum=20.0, maximum=square / 2)
+    hfov = table.number("hfov_deg", DEFAULT_HFOV_DEG, minimum=HFOV_RANGE_DEG[0],
+                        maximum=HFOV_RANGE_DEG[1])  # fmt: skip
+    settle = table.integer("settle_ms", DEFAULT_SETTLE_MS, minimum=SETTLE_RANGE_MS[0])
+    if settle > SETTLE_RANGE_MS[1]:
+        raise table.fail("settle_ms", f"must be at most {SETTLE_RANGE_MS[1]}, got {settle}")
     table.finish()
     return CameraSettings(
         source,
@@ -117,4 +158,6 @@ def parse_camera(table: Table, folder: Path) -> CameraSettings:
         square,
         line,
         marker,
+        hfov,
+        settle,
     )

@@ -22,13 +22,13 @@ from pathlib import Path
 
 from controller.games.heads_and_tails.events import Face, Landed
 from controller.model import Event
-from controller.sensors.health import HealthEvent
 from vision.analyse import Analyser
+from vision.link import CAMERA_SENSOR, CameraLink
 from vision.locate import SettleDetector
-from vision.model import CameraError, Frame, Observation, VisionError
+from vision.model import Frame, Observation, VisionError
 from vision.sources import FrameSource
 
-CAMERA_SENSOR = "camera"
+__all__ = ["CAMERA_SENSOR", "CameraWatch", "evidence_dir", "landed_from", "save_evidence"]
 _FACES = {"heads": Face.HEADS, "tails": Face.TAILS, "edge": Face.EDGE}
 
 
@@ -71,8 +71,9 @@ class CameraWatch:
     """Watches the landing square: polled with preview frames by the service loop.
 
     ``open_source`` is called at start and again after a failure; a
-    :class:`CameraError` there or in a capture is a ``camera`` health fault
-    (a ``suspended`` ruling), and the next good frame its recovery.
+    :class:`~vision.model.CameraError` there or in a capture is a ``camera``
+    health fault (a ``suspended`` ruling), and the next good frame its
+    recovery (:class:`~vision.link.CameraLink`).
     """
 
     def __init__(
@@ -81,31 +82,17 @@ class CameraWatch:
         analyser: Analyser,
         evidence: Path | None = None,
         base: Path | None = None,
+        faulty: bool = False,
     ) -> None:
-        self._open = open_source
-        self._source: FrameSource | None = None
+        self.link = CameraLink(open_source, faulty)
         self.analyser = analyser
         self._evidence = evidence
         self._base = base or Path.cwd()
-        self._faulty = False
         self._settle = SettleDetector()
         self._background: Frame | None = None
 
-    def _health(self, t_ns: int, ok: bool, detail: str) -> list[Event]:
-        if ok == (not self._faulty):
-            return []
-        self._faulty = not ok
-        return [HealthEvent(t_ns=t_ns, sensor=CAMERA_SENSOR, ok=ok, detail=detail)]
-
     def _capture(self, t_ns: int, still: bool) -> tuple[Frame | None, list[Event]]:
-        try:
-            if self._source is None:
-                self._source = self._open()
-            frame = self._source.still() if still else self._source.preview()
-        except CameraError as exc:
-            self._source = None
-            return None, self._health(t_ns, False, f"camera: {exc}")
-        return frame, self._health(t_ns, True, "camera: frames again")
+        return self.link.capture(t_ns, still)
 
     def start(self, t_ns: int) -> list[Event]:
         """Open the camera; a missing one is reported at once."""

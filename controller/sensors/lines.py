@@ -17,7 +17,8 @@ True
 
 The game clock's lines are ``clock_left`` and ``clock_right`` (the players'
 buttons) and ``clock_pause`` (a latching switch: the clock is paused while it
-is on, so a switch left on for a long break is not a stuck button).
+is on, so a switch left on for a long break is not a stuck button). A
+tiddlywinks table's ``shot`` button tells its mat camera that a shot has ended.
 """
 
 from __future__ import annotations
@@ -92,6 +93,7 @@ class Role(StrEnum):
     CLOCK_LEFT = "clock_left"  # game clock, left player's button
     CLOCK_RIGHT = "clock_right"  # game clock, right player's button
     CLOCK_PAUSE = "clock_pause"  # game clock pause switch: the clock is paused while it is on
+    SHOT = "shot"  # tiddlywinks: the player's shot button, "the shot has ended" (needs a camera)
 
     @property
     def kind(self) -> LineKind:

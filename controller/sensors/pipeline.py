@@ -83,6 +83,9 @@ to arrive: edges of different lines may be delivered a little out of time order
 
 CLOCK_SEATS = {Role.CLOCK_LEFT.value: Seat.LEFT, Role.CLOCK_RIGHT.value: Seat.RIGHT}
 CLOCK_ROLES = frozenset({*CLOCK_SEATS, Role.CLOCK_PAUSE.value})
+CAMERA_ROLES = frozenset({Role.SHOT.value})
+"""Buttons whose presses leave the pipeline as they are (:class:`Press`),
+for the table's camera (tiddlywinks' shot button)."""
 
 
 class PipelineError(TablerefError):
@@ -191,10 +194,11 @@ class SensorPipeline:
         """A pipeline over these lines; the fusion's geometry follows the
         wired beams (a ``*_b`` beam makes its gate a pair) unless ``config``
         gives one. Raises :class:`PipelineError` when a gate is missing.
-        Clock lines and no beams make a clock table (:meth:`for_clock`)."""
+        Clock lines or a camera's button and no beams make a button table
+        (:meth:`for_clock`)."""
         lines = tuple(lines)
         beams = {line.role.value: line for line in lines if line.kind is LineKind.BEAM}
-        if not beams and any(line.role.value in CLOCK_ROLES for line in lines):
+        if not beams and any(line.role.value in CLOCK_ROLES | CAMERA_ROLES for line in lines):
             return cls.for_clock(
                 lines,
                 lockout_ns=lockout_ns,
@@ -227,7 +231,9 @@ class SensorPipeline:
         button_stuck_ns: int = DEFAULT_BUTTON_STUCK_NS,
         reorder_ns: int = DEFAULT_REORDER_NS,
     ) -> SensorPipeline:
-        """A clock table's pipeline: buttons and pause switch, no light gates.
+        """A clock table's pipeline: buttons and pause switch, no light gates
+        (or a tiddlywinks table's shot button: its presses leave as
+        :class:`Press` events, in time order with the rest).
 
         A stuck player button is a health event; the pause switch is not
         watched for being held (it is a switch: on for a whole break).
@@ -294,6 +300,8 @@ class SensorPipeline:
     def _button(self, output: ButtonOutput) -> list[Event]:
         """A debounced press or release: clock events are held for ordering."""
         clock = clock_event(output)
+        if clock is None and output.role in CAMERA_ROLES and isinstance(output, Press):
+            clock = output  # handed on as it is, for the camera
         if clock is not None:
             self.fusion.hold(clock)
         if isinstance(output, Press):

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -28,6 +29,9 @@ from vision.floor import Matrix, Points, apply
 from vision.mat.layout import MatLayout
 from vision.mat.markers import refine
 from vision.model import Frame, VisionError
+
+if TYPE_CHECKING:
+    from vision.mat.model import MatObservation
 
 DEFAULT_HFOV_DEG = 66.0
 """The Raspberry Pi Camera Module 3's horizontal field of view (the wide
@@ -141,3 +145,65 @@ def calibrate_mat(
     projection = pose_projection(h, intrinsics(frame.size, hfov_deg))
     return MatCalibration(projection, frame.size, tuple(ids), float(np.sqrt(np.mean(err**2))),
                           float(err.max()))  # fmt: skip
+
+
+ANALYSIS_WIDTH = 1280
+"""The width the mat analysis reads a frame at (its thresholds suit a
+1280x720 video frame); a larger still is read at this size, then piles again
+in crops of the still itself (:mod:`vision.mat.closer`)."""
+
+
+class MatView:
+    """One camera's calibrated view of the mat, for a live table: stills in,
+    observations out. Made once from the markers of a still (:meth:`calibrate`).
+
+    >>> from vision.mat.render import MatRig, render
+    >>> from vision.mat.synth.scene import MatScene, TrueWink
+    >>> rig = MatRig.make(seed=4)
+    >>> view = MatView.calibrate(render(rig, MatScene(()), seed=1), hfov_deg=rig.hfov_deg)
+    >>> obs = view.analyse(render(rig, MatScene((TrueWink("g3", -200.0, 80.0),)), seed=2))
+    >>> [(w.colour.value, w.size, round(w.x), round(w.y)) for w in obs.winks]
+    [('green', 16, -200, 80)]
+    """
+
+    def __init__(self, calibration: MatCalibration, layout: MatLayout,
+                 still_size: tuple[int, int]) -> None:  # fmt: skip
+        from vision.mat.analyse import MatAnalyser
+
+        self.calibration = calibration
+        self.layout = layout
+        self.still_size = still_size
+        self.scale = still_size[0] / calibration.size[0]
+        self._analyser = MatAnalyser(calibration, layout, self.scale)
+
+    @staticmethod
+    def video(still: Frame) -> Frame:
+        """``still`` at the analysis size (:data:`ANALYSIS_WIDTH` across)."""
+        w, h = still.size
+        if w <= ANALYSIS_WIDTH:
+            return still
+        size = (ANALYSIS_WIDTH, round(h * ANALYSIS_WIDTH / w))
+        small = cv2.resize(still.image, size, interpolation=cv2.INTER_AREA)
+        return Frame(np.asarray(small, np.uint8), still.t_ns)
+
+    @classmethod
+    def calibrate(cls, still: Frame, layout: MatLayout | None = None,
+                  hfov_deg: float = DEFAULT_HFOV_DEG) -> MatView:  # fmt: skip
+        """The view from the markers in ``still``; :class:`VisionError` naming
+        the markers missing when fewer than three are seen."""
+        layout = layout or MatLayout()
+        calibration = calibrate_mat(cls.video(still), layout, hfov_deg)
+        return cls(calibration, layout, still.size)
+
+    def analyse(self, still: Frame) -> MatObservation:
+        """The winks ``still`` shows (taken by the camera calibrated)."""
+        if still.size != self.still_size:
+            raise VisionError(f"a {still.size} still from a camera calibrated at {self.still_size}")
+        image = still.image
+
+        def crop(box: tuple[int, int, int, int]) -> Frame:
+            x0, y0, w, h = box
+            return Frame(np.ascontiguousarray(image[y0 : y0 + h, x0 : x0 + w]))
+
+        closer = crop if self.scale > 1.01 else None
+        return self._analyser.analyse(self.video(still), closer)

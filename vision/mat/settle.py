@@ -35,6 +35,7 @@ its calibration, with a margin.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -44,9 +45,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from controller.games.tiddlywinks.events import Shot
+from controller.games.tiddlywinks.geometry import Mat, MatSpec, Place
+from controller.games.tiddlywinks.observe import merge
 
 if TYPE_CHECKING:
-    from controller.games.tiddlywinks.geometry import Mat, MatSpec
     from vision.mat.camera import MatCalibration
     from vision.mat.model import MatObservation
     from vision.model import Frame
@@ -58,6 +60,9 @@ MAD_TO_SIGMA = 1.4826
 CLIP_LOW, CLIP_HIGH = 2, 253
 NOISE_SAMPLE = 20_000
 """Residuals the noise level is measured on (evenly spread): plenty for a median."""
+MOVED_MM = 2.0
+"""A wink seen further than this from where the engine has it has moved (the
+analysis is good to about 0.5 mm): a settled mat where none has is not a shot."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,10 +144,17 @@ class MatSettle:
     """Feed preview frames in order with their times; :meth:`feed` is True
     once, at the first frame at which the mat has settled after a motion."""
 
-    def __init__(self, settings: SettleSettings | None = None, region: Mask | None = None) -> None:
+    def __init__(
+        self,
+        settings: SettleSettings | None = None,
+        region: Mask | None = None,
+        size: tuple[int, int] | None = None,
+    ) -> None:
         """``region``: the pixels to watch, at the frames' full size (the mat
-        and a margin round it: :func:`mat_region`); None watches the whole frame."""
+        and a margin round it: :func:`mat_region`); None watches the whole
+        frame. ``size``: the frames' (width, height) it was made for."""
         self.settings = settings or SettleSettings()
+        self.size = size
         self._full_region = region
         self._region: Mask | None = None
         self._last: Small | None = None
@@ -200,13 +212,20 @@ class MatSettle:
         self.moving, self.last_motion_ns, self._quiet = True, t_ns, 0
 
 
-def mat_region(calibration: MatCalibration, spec: MatSpec, margin_mm: float = 60.0) -> Mask:
+def mat_region(
+    calibration: MatCalibration,
+    spec: MatSpec,
+    margin_mm: float = 60.0,
+    size: tuple[int, int] | None = None,
+) -> Mask:
     """The pixels of the mat and ``margin_mm`` round it (a wink leaving the
-    field still moves there), at the calibration's frame size."""
+    field still moves there), at the calibration's frame size or at ``size``
+    (the preview's, of the same view)."""
     hx, hy = spec.length_mm / 2 + margin_mm, spec.width_mm / 2 + margin_mm
     corners = np.array([[-hx, hy], [hx, hy], [hx, -hy], [-hx, -hy]], np.float64)
-    px = np.round(calibration.to_pixels(corners)).astype(np.int32)
-    w, h = calibration.size
+    w, h = size or calibration.size
+    scale = np.array([w / calibration.size[0], h / calibration.size[1]])
+    px = np.round((calibration.to_pixels(corners) + 0.5) * scale - 0.5).astype(np.int32)
     mask = np.zeros((h, w), np.uint8)
     cv2.fillPoly(mask, [px], 1)
     return np.asarray(mask > 0)
@@ -225,10 +244,14 @@ class ShotWatch:
     """
 
     def __init__(
-        self, analyse: Callable[[Frame], MatObservation], settle: MatSettle | None = None
+        self,
+        analyse: Callable[[Frame], MatObservation],
+        settle: MatSettle | None = None,
+        spec: MatSpec | None = None,
     ) -> None:
         self.analyse = analyse
         self.settle = settle or MatSettle()
+        self.spec = spec or MatSpec()
         self.notes: tuple[str, ...] = ()
         """What the last shot's naming left for the umpire (winks not seen)."""
 
@@ -236,10 +259,14 @@ class ShotWatch:
         self, image: NDArray[np.generic], t_ns: int, still: Callable[[], Frame], mat: Mat,
         wink: str | None = None,
     ) -> Shot | None:  # fmt: skip
-        """One preview frame; the shot once the mat has settled, else None."""
+        """One preview frame; the shot once the mat has settled, else None.
+
+        A settled mat on which no wink moved (a hand over the mat, a shot
+        already entered by command) is no shot: None."""
         if not self.settle.feed(image, t_ns):
             return None
-        return self.shot(still(), t_ns, mat, wink)
+        shot = self.shot(still(), t_ns, mat, wink)
+        return shot if moved(self.spec, mat, shot) else None
 
     def button(
         self, t_ns: int, still: Callable[[], Frame], mat: Mat, wink: str | None = None
@@ -255,3 +282,25 @@ class ShotWatch:
         named = to_sightings(self.analyse(still), mat, wink)
         self.notes = named.notes
         return Shot(t_ns=t_ns, winks=named.sightings, wink=wink, complete=named.complete)
+
+
+def moved(spec: MatSpec, mat: Mat, shot: Shot) -> bool:
+    """Whether ``shot`` moves a wink of ``mat``: potted, played from behind its
+    baseline, or moved more than :data:`MOVED_MM` on the field.
+
+    >>> from controller.games.tiddlywinks.events import Sighting
+    >>> from controller.games.tiddlywinks.geometry import new_mat
+    >>> from controller.games.tiddlywinks.observe import place_winks
+    >>> mat = place_winks(MatSpec(), new_mat(), [Sighting("b1", 100.0, 0.0)])
+    >>> moved(MatSpec(), mat, Shot(t_ns=0, winks=(Sighting("b1", 101.0, 0.5),)))
+    False
+    >>> moved(MatSpec(), mat, Shot(t_ns=0, winks=(Sighting("b1", 104.0, 0.0),)))
+    True
+    """
+    after = merge(spec, mat, shot.winks).mat
+    for old, new in zip(mat, after, strict=True):
+        if old.place is not new.place:
+            return True
+        if old.place is Place.FIELD and math.hypot(new.x - old.x, new.y - old.y) > MOVED_MM:
+            return True
+    return False

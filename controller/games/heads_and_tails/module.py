@@ -11,7 +11,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from controller.errors import InputError
 from controller.gamemodule import ModuleDefaults
@@ -20,6 +21,10 @@ from controller.games.heads_and_tails.engine import HeadsAndTailsEngine
 from controller.games.heads_and_tails.state import MatchSettings, State
 from controller.model import JSON, Event, Game, Ruling
 from controller.strict import Table
+
+if TYPE_CHECKING:
+    from controller.camera import LiveCamera
+    from vision.settings import CameraSettings
 
 SPOTTER_VERBS = frozenset({"invalid", "let", "fault", "overrule"})
 INPUT_VERBS = frozenset(
@@ -81,6 +86,12 @@ class HeadsAndTailsModule(ModuleDefaults):
 
     def clock(self, state: State, t_ns: int) -> dict[str, JSON] | None:
         return None
+
+    def live_camera(self, settings: CameraSettings, journal: Path) -> LiveCamera:
+        """The floor camera over the landing square (``docs/vision.md``)."""
+        from controller.camera import LiveCamera
+
+        return LiveCamera(settings, journal, self.toss_in_flight)
 
 
 MODULE = HeadsAndTailsModule()

@@ -1,6 +1,10 @@
 """Tiddlywinks as a :class:`~controller.gamemodule.GameModule`.
 
 >>> from controller.strict import Table
+
+if TYPE_CHECKING:
+    from controller.games.tiddlywinks.camera import MatCamera
+    from vision.settings import CameraSettings
 >>> doc = {"format": "singles", "players": ["ann", "ben"]}
 >>> settings = MODULE.parse_match(Table(doc, "t", "match"))
 >>> MODULE.describe_match(settings)
@@ -10,6 +14,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from controller.gamemodule import ModuleDefaults
 from controller.games.tiddlywinks import codec, gametime, record, scenario
@@ -18,6 +24,10 @@ from controller.games.tiddlywinks.geometry import COLOURS
 from controller.games.tiddlywinks.state import Settings, State
 from controller.model import JSON, Event, Game, Ruling
 from controller.strict import Table
+
+if TYPE_CHECKING:
+    from controller.games.tiddlywinks.camera import MatCamera
+    from vision.settings import CameraSettings
 
 
 class TiddlywinksModule(ModuleDefaults):
@@ -63,6 +73,13 @@ class TiddlywinksModule(ModuleDefaults):
         """Game time (9(a)) as the shared clock snapshot, player ``"game"``,
         with the 9(c) shot limit as ``shot`` while it applies."""
         return gametime.payload(state.time, t_ns, shot_limit_applies(state))
+
+    def live_camera(self, settings: CameraSettings, journal: Path) -> MatCamera:
+        """The overhead mat camera: shots end when the mat settles or the
+        shot button is pressed (``camera.py`` here)."""
+        from controller.games.tiddlywinks.camera import MatCamera
+
+        return MatCamera(settings)
 
 
 MODULE = TiddlywinksModule()

@@ -1,0 +1,157 @@
+"""The mat camera of a live tiddlywinks table (``[camera]``; docs/tiddlywinks.md).
+
+A shot ends "when all winks have come to rest" (5(b)): when the camera sees
+the mat settle, or when the player presses the shot button. The service loop
+drives a :class:`MatCamera` (a :class:`~controller.camera.TableCamera`) in
+``mono_ns``:
+
+- at start-up it opens the source and calibrates the mat once from the
+  markers of a still (:class:`vision.mat.camera.MatView`);
+- while a shot is due (the game is in play) it asks to be polled every
+  :data:`~controller.camera.POLL_NS` (10 Hz) and feeds each preview to
+  :class:`vision.mat.settle.ShotWatch` with the engine's mat before the shot;
+  a settled mat on which a wink moved is the :class:`Shot` it returns, which
+  the service journals (as its sightings: a replay never reads a frame) and
+  applies like any input;
+- a press of the ``shot`` line ends the shot at once, from a still taken then;
+- a camera that cannot open, stops giving frames, or whose markers cannot be
+  seen is a ``camera`` health event (a ``suspended`` ruling: shots are then
+  entered by command), and its first good frame again the recovery
+  (:class:`vision.link.CameraLink`). A shot that settled while the still
+  could not be taken is looked for again once frames come back.
+
+OpenCV is imported only here, when a tiddlywinks table has a camera.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from controller.camera import POLL_NS
+from controller.games.tiddlywinks.geometry import MatSpec
+from controller.games.tiddlywinks.state import Phase, State
+from controller.model import Event
+from controller.sensors.lines import Role
+from vision.link import CameraLink
+from vision.mat.camera import MatView
+from vision.mat.layout import MatLayout
+from vision.mat.settle import MatSettle, SettleSettings, ShotWatch, mat_region
+from vision.model import Frame, VisionError
+from vision.settings import CameraSettings, SourceKind
+from vision.sources import FrameSource, open_source
+
+
+def open_mat_source(settings: CameraSettings, spec: MatSpec | None = None) -> FrameSource:
+    """The configured camera; ``synthetic`` is the mat renderer (an empty mat)."""
+    if settings.source is SourceKind.SYNTHETIC:
+        from vision.mat.source import MatSource
+
+        return MatSource.from_seed(settings.seed, MatLayout(spec or MatSpec()), settings.preview)
+    return open_source(settings)
+
+
+class _NoStill(Exception):
+    """The still could not be taken (the link has reported it)."""
+
+
+def shot_due(state: State) -> bool:
+    """Whether the engine is waiting for a shot (the game is in play)."""
+    return state.phase is Phase.PLAY
+
+
+class MatCamera:
+    """Shots from the settled mat and the shot button; everything in ``mono_ns``."""
+
+    def __init__(
+        self, settings: CameraSettings, open_camera: Callable[[], FrameSource] | None = None
+    ) -> None:
+        """``open_camera`` replaces the configured source (a test's renderer)."""
+        self.settings = settings
+        self.link = CameraLink(open_camera or (lambda: open_mat_source(settings)))
+        self.view: MatView | None = None
+        self.watch: ShotWatch | None = None
+        self._next: int | None = None
+
+    # -- the TableCamera protocol ------------------------------------------------
+    def start(self, mono: int, state: Any, faulty: bool = False) -> list[Event]:
+        """Open the camera and calibrate the mat; trouble is a health event."""
+        self.link.faulty = faulty
+        events = self._ready(mono, state)
+        return events + self.update(mono, state, "")
+
+    def update(self, mono: int, state: Any, kind: str) -> list[Event]:
+        """Poll while a shot is due."""
+        if not shot_due(state):
+            self._next = None
+        elif self._next is None:
+            self._next = mono + POLL_NS
+        return []
+
+    def due(self) -> int | None:
+        return self._next
+
+    def poll(self, mono: int, state: Any) -> list[Event]:
+        """One preview frame; the shot once the mat has settled."""
+        self._next = mono + POLL_NS if shot_due(state) else None
+        events = self._ready(mono, state)
+        if self.watch is None:
+            return events
+        frame, more = self.link.capture(mono, still=False)
+        events += more
+        if frame is None:
+            return events
+        watch = self.watch
+        if watch.settle.size != frame.size:  # the first preview: watch the mat's pixels
+            assert self.view is not None
+            region = mat_region(self.view.calibration, watch.spec, size=frame.size)
+            watch.settle = MatSettle(watch.settle.settings, region, frame.size)
+        try:
+            shot = watch.preview(frame.image, mono, self._still(mono, events), state.mat)
+        except _NoStill:
+            watch.settle.expect_motion(mono)  # look again once frames come back
+            return events
+        return events if shot is None else [*events, shot]
+
+    def press(self, role: str, mono: int, state: Any) -> list[Event]:
+        """The shot button: the shot ends now, the mat taken as it lies."""
+        if role != Role.SHOT.value or not shot_due(state):
+            return []
+        events = self._ready(mono, state)
+        if self.watch is None:
+            return events
+        try:
+            return [*events, self.watch.button(mono, self._still(mono, events), state.mat)]
+        except _NoStill:
+            return events
+
+    # -- inside ----------------------------------------------------------------
+    def _still(self, mono: int, events: list[Event]) -> Callable[[], Frame]:
+        def still() -> Frame:
+            frame, more = self.link.capture(mono, still=True)
+            events.extend(more)
+            if frame is None:
+                raise _NoStill
+            return frame
+
+        return still
+
+    def _ready(self, mono: int, state: Any) -> list[Event]:
+        """Calibrate from a still's markers unless done for this mat; after a
+        fault the camera may have been moved, so it is done again."""
+        spec: MatSpec = state.settings.mat
+        if self.link.faulty:
+            self.view = self.watch = None
+        if self.view is not None and self.view.layout.spec == spec:
+            return []
+        frame, events = self.link.capture(mono, still=True, recovered=None)
+        if frame is None:
+            return events
+        try:
+            view = MatView.calibrate(frame, MatLayout(spec), self.settings.hfov_deg)
+        except VisionError as exc:
+            return events + self.link.health(mono, False, f"camera: the mat's markers: {exc}")
+        self.view = view
+        settle = MatSettle(SettleSettings(hold_ms=self.settings.settle_ms))
+        self.watch = ShotWatch(view.analyse, settle, spec)
+        return events + self.link.health(mono, True, "camera: frames again, mat calibrated")
