@@ -255,9 +255,16 @@ def parse_config(data: dict[str, Any], path: Path) -> Config:
 def _camera_buttons(
     top: Table, sensors: SensorSettings, camera: CameraSettings | None, game: Game
 ) -> None:
-    """The shot button tells the mat camera a shot has ended: it needs one."""
-    if sensors.line(Role.SHOT.value) is None or game is not Game.TIDDLYWINKS:
+    """The shot button tells the mat camera a shot has ended: it needs one,
+    and a game with a mat camera (tiddlywinks): elsewhere its presses would
+    go nowhere."""
+    if sensors.line(Role.SHOT.value) is None:
         return
+    if game is not Game.TIDDLYWINKS:
+        raise top.fail(
+            "sensors",
+            f"a 'shot' line is a tiddlywinks shot button; this table plays {game.value}",
+        )
     if camera is None:
         raise top.fail("sensors", "a 'shot' line needs a [camera] (the still of the mat it takes)")
 

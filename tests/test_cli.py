@@ -149,3 +149,18 @@ def test_record_text_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]
         "point", "let", "fault", "invalid", "fault", "point",
     ]  # fmt: skip
     assert len(doc["rulings"]) == 15
+
+
+@pytest.mark.parametrize(
+    "command", [["calibrate"], ["coin", "register", "--face", "heads"]], ids=["calibrate", "coin"]
+)
+def test_floor_camera_tools_refuse_a_tiddlywinks_config(
+    command: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The mat camera calibrates itself at start-up: run on a tiddlywinks
+    config, the floor tools would write a floor calibration nothing reads."""
+    pytest.importorskip("cv2")
+    config = str(ROOT / "config" / "tiddlywinks-camera.toml")
+    assert main([*command, "--config", config]) == 2
+    err = capsys.readouterr().err
+    assert "[table]: field 'game': floor calibration and coin registration are for" in err

@@ -597,14 +597,23 @@ def test_full_sensors_table(tmp_path: Path) -> None:
     assert set(sensors.by_role()) == {"fault_a", "fault_b", "call_heads", "call_tails"}
 
 
-def test_every_role_is_accepted(tmp_path: Path) -> None:
+def test_every_role_but_the_shot_button_is_accepted(tmp_path: Path) -> None:
+    roles = [role for role in Role if role is not Role.SHOT]
     entries = "".join(
         f'[[sensors.line]]\nrole = "{role.value}"\npin = {pin}\n'
         + ('active = "low"\n' if role.kind is LineKind.BEAM else "")
-        for pin, role in enumerate(Role, start=4)
+        for pin, role in enumerate(roles, start=4)
     )
     sensors = load_config(_sensors(tmp_path, entries)).sensors
-    assert [line.role for line in sensors.lines] == list(Role)
+    assert [line.role for line in sensors.lines] == roles
+
+
+def test_a_shot_line_on_a_table_without_a_mat_camera_game_is_refused(tmp_path: Path) -> None:
+    entries = '[[sensors.line]]\nrole = "shot"\npin = 5\n'
+    with pytest.raises(
+        ConfigError, match=r"field 'sensors': a 'shot' line is a tiddlywinks shot button"
+    ):
+        load_config(_sensors(tmp_path, entries))
 
 
 def test_lockout_limits_are_inclusive(tmp_path: Path) -> None:

@@ -19,10 +19,20 @@ def _camera(args: argparse.Namespace) -> CameraSettings:
     """The camera from ``--config``, or a one-image source from ``--image``."""
     if args.config:
         from controller.config import ConfigError, load_config
+        from controller.model import Game
 
         config = load_config(Path(args.config))
         if config.camera is None:
             raise ConfigError(args.config, "", "camera", "no [camera] table in this config")
+        if config.game is not Game.HEADS_AND_TAILS:
+            raise ConfigError(
+                args.config,
+                "[table]",
+                "game",
+                "floor calibration and coin registration are for a Heads & Tails table; "
+                f"a {config.game.value} table's mat camera calibrates itself from its "
+                "markers when the service starts (docs/tiddlywinks.md)",
+            )
         camera = config.camera
     else:
         if not args.image:
