@@ -37,6 +37,10 @@ DEFAULT_HFOV_DEG = 66.0
 """The Raspberry Pi Camera Module 3's horizontal field of view (the wide
 version is 102 degrees: set ``hfov_deg``)."""
 MIN_MARKERS = 3
+MOVED_MM = 2.0
+"""Markers this far (mm on the mat) from where the calibration puts them mean
+the camera or the mat has moved; a calibration whose own fit is looser
+allows twice its worst residual (:meth:`MatView.moved`)."""
 
 
 def intrinsics(size: tuple[int, int], hfov_deg: float) -> Matrix:
@@ -194,6 +198,30 @@ class MatView:
         layout = layout or MatLayout()
         calibration = calibrate_mat(cls.video(still), layout, hfov_deg)
         return cls(calibration, layout, still.size)
+
+    def shift_mm(self, still: Frame) -> float | None:
+        """How far the mat's markers in ``still`` lie from where the
+        calibration puts them (the largest corner's, mm on the mat): a camera
+        knocked or a mat pushed since it was calibrated. None when fewer than
+        three markers can be seen (an arm over them): it cannot be told."""
+        video = self.video(still)
+        found = refine(video.image, detect_markers(video.image))
+        wanted = self.layout.marker_corners()
+        ids = sorted(set(found) & set(wanted))
+        if len(ids) < MIN_MARKERS:
+            return None
+        corners = np.vstack([wanted[i] for i in ids])
+        seen = np.vstack([found[i] for i in ids]) / (video.size[0] / self.calibration.size[0])
+        off = np.linalg.norm(seen - self.calibration.to_pixels(corners), axis=1)
+        scale = np.array([self.calibration.px_per_mm(float(x), float(y)) for x, y in corners])
+        return float(np.max(off / scale))
+
+    def moved(self, still: Frame) -> float | None:
+        """The markers' shift (:meth:`shift_mm`) when it is more than this
+        calibration can explain, else None (also when it cannot be told)."""
+        shift = self.shift_mm(still)
+        limit = max(MOVED_MM, 2.0 * self.calibration.max_mm)
+        return shift if shift is not None and shift > limit else None
 
     def analyse(self, still: Frame) -> MatObservation:
         """The winks ``still`` shows (taken by the camera calibrated)."""

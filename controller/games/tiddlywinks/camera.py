@@ -14,6 +14,10 @@ drives a :class:`MatCamera` (a :class:`~controller.camera.TableCamera`) in
   the service journals (as its sightings: a replay never reads a frame) and
   applies like any input;
 - a press of the ``shot`` line ends the shot at once, from a still taken then;
+- every still is checked against the calibration: markers more than
+  :data:`~vision.mat.camera.MOVED_MM` from where they were (the camera
+  knocked, the mat pushed) recalibrate the mat from that still before it is
+  read, with a warning in the log;
 - a camera that cannot open, stops giving frames, or whose markers cannot be
   seen is a ``camera`` health event (a ``suspended`` ruling: shots are then
   entered by command), and its first good frame again the recovery
@@ -25,6 +29,7 @@ OpenCV is imported only here, when a tiddlywinks table has a camera.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -40,6 +45,8 @@ from vision.mat.settle import MatSettle, SettleSettings, ShotWatch, mat_region
 from vision.model import Frame, VisionError
 from vision.settings import CameraSettings, SourceKind
 from vision.sources import FrameSource, open_source
+
+log = logging.getLogger(__name__)
 
 
 def open_mat_source(settings: CameraSettings, spec: MatSpec | None = None) -> FrameSource:
@@ -132,9 +139,28 @@ class MatCamera:
             events.extend(more)
             if frame is None:
                 raise _NoStill
+            self._check_moved(mono, frame, events)
             return frame
 
         return still
+
+    def _check_moved(self, mono: int, still: Frame, events: list[Event]) -> None:
+        """Recalibrate from ``still`` if its markers have moved; a still whose
+        markers then give no calibration is a camera fault (no shot read)."""
+        view, watch = self.view, self.watch
+        assert view is not None and watch is not None
+        shift = view.moved(still)
+        if shift is None:
+            return
+        try:
+            new = MatView.calibrate(still, view.layout, self.settings.hfov_deg)
+        except VisionError as exc:
+            events.extend(self.link.health(mono, False, f"camera: moved, and the markers: {exc}"))
+            raise _NoStill from None
+        log.warning("mat camera: markers %.1f mm off the calibration: recalibrated", shift)
+        self.view = new
+        watch.analyse = new.analyse
+        watch.settle = MatSettle(watch.settle.settings)  # the mat's pixels again, next preview
 
     def _ready(self, mono: int, state: Any) -> list[Event]:
         """Calibrate from a still's markers unless done for this mat; after a
