@@ -126,7 +126,14 @@ def main() -> None:
     parser.add_argument("--first", type=int, default=1000, help="the first seed")
     parser.add_argument("--video-only", action="store_true",
                         help="no second look at piles in a full-resolution still")  # fmt: skip
+    parser.add_argument("--misses", action="store_true",
+                        help="each missed squop relation and why")  # fmt: skip
     args = parser.parse_args()
+    if args.misses:
+        from bench import mat_misses
+
+        mat_misses.report(args.first, args.frames)
+        return
     report(*run(args.frames, args.first, not args.video_only))
 
 

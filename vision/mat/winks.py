@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -69,6 +69,10 @@ class Picture:
     """Partial fits with edge points further than this (RMS) from their
     circle are dropped (in a still, a circle fitted across two winks),
     unless another candidate's rays found the same circle."""
+    hints: tuple[Fit, ...] = ()
+    """Winks another picture found here (a still's crop: the video's fits of
+    the pile): each one this picture's own fits leave out is fitted again
+    from where the other picture saw it (:func:`_rescue`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +100,8 @@ def find_winks(pic: Picture) -> Found:
     fits = _dedupe([f for f in fits if f.whole or f.rms <= pic.loose_mm or _backed(f, fits)],
                    pic.apart_mm)  # fmt: skip
     fits = _one_colour_each(pic.cal, fits, masks)
+    saved = _rescue(pic, found, fits, masks)
+    fits += saved
     grey = np.asarray(cv2.cvtColor(pic.image, cv2.COLOR_BGR2GRAY), np.uint8)
     on = relations.stack([f.circle() for f in fits], [f.colour for f in fits], masks, grey,
                          pic.cal)  # fmt: skip
@@ -104,6 +110,8 @@ def find_winks(pic: Picture) -> Found:
         at = [i for i, v in enumerate(levels) if v == lv and fits[i].row >= 0]
         rows = np.array([fits[i].row for i in at], np.int64)
         for i, f in zip(at, fit(pic.cal, found, rows, lv), strict=True):
+            if fits[i] in saved:  # fitted from a hint: refitted from where it is
+                f = _seeded(pic.cal, found, fits[i], lv)
             fits[i] = f or fits[i]
     return Found(fits, on, levels, every)
 
@@ -166,6 +174,59 @@ def _beyond(cal: MatCalibration, es: EdgeSet, fits: list[Fit]) -> list[Fit]:
             if rms <= 0.15:  # no candidate of its own (row -1): not refitted one level up
                 out.append(Fit(f.colour, size, x, y, rms, False, -1, 0.0))
     return out
+
+
+def _rescue(pic: Picture, es: EdgeSet, fits: list[Fit], masks: dict[Colour, Mask]) -> list[Fit]:
+    """The hints that no fit of their colour lies near (within the picture's
+    ``apart_mm``), each fitted again: of this picture's candidates of its
+    colour inside it, the one whose edge points a circle of its size,
+    started at the hint, fits best (in a crescent left between two winks, a
+    fit started anywhere may take the arc of the wink over it for the
+    crescent's own edge), if it fits (:data:`RESCUE_MM`, :data:`SHOWS`)."""
+    out: list[Fit] = []
+    for h in pic.hints:
+        if any(f.colour is h.colour and math.hypot(f.x - h.x, f.y - h.y)
+               < pic.apart_mm[f.size != h.size] + abs(f.size - h.size) / 2
+               for f in (*fits, *out)):  # fmt: skip
+            continue  # here (a circle of the other size holding it is the same wink)
+        got = [g for g in (_seeded(pic.cal, es, replace(h, row=k), 0)
+                           for k, c in enumerate(es.cands) if c.colour is h.colour)
+               if g is not None and math.hypot(g.x - h.x, g.y - h.y) < h.size / 4]  # fmt: skip
+        best = min(got, key=lambda g: g.rms, default=None)
+        others = [f.circle() for f in (*fits, *out)]
+        if (
+            best is not None
+            and best.rms <= RESCUE_MM
+            and relations.fill(masks[h.colour], pic.cal, best.circle(), others) >= SHOWS
+        ):
+            out.append(best)  # fmt: skip
+    return out
+
+
+RESCUE_MM = 0.5
+"""A hint's fit in this picture is kept when its edge points lie this close
+(RMS) to it, and :data:`SHOWS` of it is its colour."""
+SHOWS = 0.5
+"""The least share of a hint's disc, less what the other fits cover, that
+must show its colour (a video's fit across two winks of one colour, which
+the still rightly dropped, lies mostly on the mat and shows next to none)."""
+
+
+def _seeded(cal: MatCalibration, es: EdgeSet, f: Fit, level: int) -> Fit | None:
+    """The circle of ``f``'s size through the edge points of its candidate
+    (``f.row``), started at ``f``'s centre, its face ``level`` winks up
+    (None: under 8 edge points on it, or the candidate not inside ``f``)."""
+    z = WINK_THICKNESS_MM * (level + 1)
+    c = es.cands[f.row]
+    inside = cal.to_mat(np.array([[c.u, c.v]]), z)[0]
+    if math.hypot(inside[0] - f.x, inside[1] - f.y) > f.size / 2:
+        return None
+    pts = cal.to_mat(es.points[f.row], z)
+    x, y, n, rms = fixed_all(pts[None], es.ok[f.row][None], np.array([[f.x, f.y]]), f.size / 2)
+    if n[0] < 8:
+        return None
+    return replace(f, x=float(x[0]), y=float(y[0]), rms=float(rms[0]), whole=False,
+                   depth=c.depth_px)  # fmt: skip
 
 
 BEYOND_MM = 0.6
