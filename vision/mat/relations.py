@@ -88,8 +88,12 @@ def overlap(a: Circle, b: Circle) -> float:
 
 
 def stack(circ: list[Circle], colours: list[Colour], masks: dict[Colour, Mask],
-          grey: NDArray[np.uint8], cal: MatCalibration) -> dict[int, set[int]]:  # fmt: skip
+          grey: NDArray[np.uint8], cal: MatCalibration,
+          known: Sequence[tuple[int, int]] = ()) -> dict[int, set[int]]:  # fmt: skip
     """For each wink, the winks it lies on.
+
+    ``known`` pairs (upper, lower) are taken as they are (a small wink found
+    by its dark edge on a large one's face lies on it).
 
     Pairs whose picture is clear are decided first; a pair of colours whose
     overlap is mostly under a third wink of either colour (a pile of three)
@@ -97,8 +101,11 @@ def stack(circ: list[Circle], colours: list[Colour], masks: dict[Colour, Mask],
     failing that by the whole overlap's colour."""
     on: dict[int, set[int]] = {i: set() for i in range(len(circ))}
     unsure: list[tuple[int, int, bool]] = []
+    for upper, lower in known:
+        on[upper].add(lower)
+    told = {frozenset(p) for p in known}
     for i, j in itertools.combinations(range(len(circ)), 2):
-        if overlap(circ[i], circ[j]) <= SQUOP_OVERLAP_MM:
+        if overlap(circ[i], circ[j]) <= SQUOP_OVERLAP_MM or {i, j} in told:
             continue
         ci, cj = colours[i], colours[j]
         if ci is cj:

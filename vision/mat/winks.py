@@ -15,7 +15,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from controller.games.tiddlywinks.geometry import Colour
-from vision.mat import relations
+from vision.mat import relations, rings
 from vision.mat.camera import MatCalibration
 from vision.mat.fit import RAYS, EdgeSet, edges, fixed_all, kasa_all
 from vision.mat.layout import WINK_THICKNESS_MM
@@ -103,8 +103,13 @@ def find_winks(pic: Picture) -> Found:
     saved = _rescue(pic, found, fits, masks)
     fits += saved
     grey = np.asarray(cv2.cvtColor(pic.image, cv2.COLOR_BGR2GRAY), np.uint8)
+    known: list[tuple[int, int]] = []
+    if pic.loose_mm < 1.0:  # a still: its rings show small winks on large ones
+        for ring, lower in _ringed(pic.cal, grey, fits, pic.loose_mm):
+            known.append((len(fits), lower))
+            fits.append(ring)
     on = relations.stack([f.circle() for f in fits], [f.colour for f in fits], masks, grey,
-                         pic.cal)  # fmt: skip
+                         pic.cal, known)  # fmt: skip
     levels = relations.pile_levels(len(fits), on)
     for lv in sorted(set(levels) - {0}):  # winks on winks: their faces are higher
         at = [i for i, v in enumerate(levels) if v == lv and fits[i].row >= 0]
@@ -173,6 +178,29 @@ def _beyond(cal: MatCalibration, es: EdgeSet, fits: list[Fit]) -> list[Fit]:
             rms, size, x, y = min(tries)  # the size that fits them closer (an arc's bend)
             if rms <= 0.15:  # no candidate of its own (row -1): not refitted one level up
                 out.append(Fit(f.colour, size, x, y, rms, False, -1, 0.0))
+    return out
+
+
+def _ringed(cal: MatCalibration, grey: NDArray[np.uint8], fits: list[Fit],
+            loose_mm: float) -> list[tuple[Fit, int]]:  # fmt: skip
+    """Small winks found by their dark edge on a large wink of their
+    colour that no small wink of its colour lies on yet and whose outline is
+    not a clean circle (not seen whole, or seen whole but further than
+    ``loose_mm`` from its edge points: the small one reaching past its rim
+    bends it, or rays stop at the small one's edge; :mod:`vision.mat.rings`),
+    each with the index of the wink it lies on. A small wink lying wholly
+    inside a large one leaves its outline clean and is not looked for."""
+    out = []
+    for i, f in enumerate(fits):
+        a = f.circle()
+        clean = f.whole and f.rms <= loose_mm
+        small = [g for g in fits if g.colour is f.colour and g.size == 16]
+        if f.size != 22 or clean or any(relations.overlap(g.circle(), a) > 0 for g in small):
+            continue
+        others = [g.circle() for g in fits if g is not f and relations.overlap(g.circle(), a) > 0]
+        got = rings.find(grey, cal, a, others)
+        if got is not None and got[2] >= rings.RING_MIN:
+            out.append((Fit(f.colour, 16, got[0], got[1], 0.0, False, -1, 0.0), i))
     return out
 
 
