@@ -102,3 +102,23 @@ def test_a_large_wink_under_another_colour_shows_no_ring() -> None:
         obs = _observe(scene, rig_seed)
         assert sorted((w.colour.value, w.size) for w in obs.winks) == [("green", 22),
                                                                        ("red", 22)]  # fmt: skip
+
+
+# A pile of three whose top and middle winks overlap by 2 mm over the
+# lowest, of the middle one's colour: b1 on r4 on r2, b1 also on r2. The
+# overlap of b1 and r4 is left out at first (a third red wink over both
+# would hide it), but r2 lies under both and hides nothing.
+OVER_THE_LOWEST = MatScene((
+    TrueWink("r2", 125.8, 135.3), TrueWink("r4", 127.7, 132.3, 1), TrueWink("b1", 143.5, 126.6, 2),
+))  # fmt: skip
+
+
+def test_an_overlap_over_the_lowest_wink_of_a_pile_is_read() -> None:
+    told = 0
+    for rig_seed in range(1, 11):
+        seen = _relations(OVER_THE_LOWEST, rig_seed)
+        assert ("b1", "r2") in seen and ("r4", "b1") not in seen, rig_seed
+        if ("r4", "r2") in seen:  # r4 found (by its ring: see above)
+            assert ("b1", "r4") in seen, rig_seed
+            told += 1
+    assert told >= 2

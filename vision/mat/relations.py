@@ -97,10 +97,11 @@ def stack(circ: list[Circle], colours: list[Colour], masks: dict[Colour, Mask],
 
     Pairs whose picture is clear are decided first; a pair of colours whose
     overlap is mostly under a third wink of either colour (a pile of three)
-    is then decided by the pile's levels from the clear pairs, and only
-    failing that by the whole overlap's colour."""
+    is then decided by the overlap less only those third winks that the
+    clear pairs do not put under either, else by the pile's levels from the
+    clear pairs, and only failing that by the whole overlap's colour."""
     on: dict[int, set[int]] = {i: set() for i in range(len(circ))}
-    unsure: list[tuple[int, int, bool]] = []
+    unsure: list[tuple[int, int, list[int]]] = []
     for upper, lower in known:
         on[upper].add(lower)
     told = {frozenset(p) for p in known}
@@ -113,19 +114,26 @@ def stack(circ: list[Circle], colours: list[Colour], masks: dict[Colour, Mask],
                 grey, cal, circ[j], circ[i]
             )
         else:
-            others = [c for k, c in enumerate(circ) if k not in (i, j) and colours[k] in (ci, cj)
+            others = [k for k, c in enumerate(circ) if k not in (i, j) and colours[k] in (ci, cj)
                       and overlap(c, circ[i]) > 0 and overlap(c, circ[j]) > 0]  # fmt: skip
-            share, n = lens_share(masks[ci], masks[cj], cal, circ[i], circ[j], others)
+            share, n = lens_share(masks[ci], masks[cj], cal, circ[i], circ[j],
+                                  [circ[k] for k in others])  # fmt: skip
             if n < 6 or abs(share - 0.5) < 0.25:
-                full, _ = lens_share(masks[ci], masks[cj], cal, circ[i], circ[j])
-                unsure.append((i, j, full > 0.5))
+                unsure.append((i, j, others))
                 continue
             i_on_top = share > 0.5
         on[i if i_on_top else j].add(j if i_on_top else i)
     levels = pile_levels(len(circ), on)
-    for i, j, i_on_top in unsure:
-        if levels[i] != levels[j]:
-            i_on_top = levels[i] > levels[j]
+    for i, j, others in unsure:
+        ci, cj = colours[i], colours[j]
+        i_on_top = levels[i] > levels[j]
+        # a third wink the clear pairs put under either one does not hide their overlap
+        over = [circ[k] for k in others if k not in on[i] | on[j]]
+        share, n = lens_share(masks[ci], masks[cj], cal, circ[i], circ[j], over)
+        if len(over) < len(others) and n >= 6 and abs(share - 0.5) >= 0.25:
+            i_on_top = share > 0.5
+        elif levels[i] == levels[j]:
+            i_on_top = lens_share(masks[ci], masks[cj], cal, circ[i], circ[j])[0] > 0.5
         on[i if i_on_top else j].add(j if i_on_top else i)
     return on
 
