@@ -20,13 +20,13 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+import cv2
 import numpy as np
 from numpy.typing import NDArray
 
 from vision.mat.camera import MatCalibration
 from vision.mat.layout import WINK_THICKNESS_MM
 from vision.mat.relations import Circle
-from vision.mat.segment import sample
 
 REACH_MM = 8.5
 """How far from the lower wink's centre the small wink's is looked for
@@ -68,15 +68,19 @@ def score(grey: NDArray[np.uint8], cal: MatCalibration, lower: Circle, centres: 
     c = np.array([lower[0], lower[1]])
     base = cal.to_pixels(c + np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]]), z)
     jac = np.column_stack([base[1] - base[0], base[2] - base[0]])  # pixels per mm
-    at = (centres - c) @ jac.T + base[0]
-    px = at[None, :, None, :] + (offs @ jac.T)[:, None, :, :]  # (4, n, angles, 2)
+    at = ((centres - c) @ jac.T + base[0]).astype(np.float32)
+    step = (offs @ jac.T).astype(np.float32)
+    px = at[None, :, None, :] + step[:, None, :, :]  # (4, n, angles, 2)
     outer = centres[:, None, :] + offs[3][None]
     ok = np.hypot(outer[..., 0] - lower[0], outer[..., 1] - lower[1]) < lower[2] - 1.0
     for o in others:
         for k in (0, 3):
             pts = centres[:, None, :] + offs[k][None]
             ok &= np.hypot(pts[..., 0] - o[0], pts[..., 1] - o[1]) > o[2] + 0.7
-    g = sample(grey, px.reshape(-1, 2))[:, 0].reshape(4, len(centres), n_angles)
+    rows = px.reshape(4 * len(centres), n_angles, 2)
+    g = cv2.remap(grey, rows[..., 0], rows[..., 1], cv2.INTER_LINEAR,
+                  borderMode=cv2.BORDER_REPLICATE).astype(np.float32)  # fmt: skip
+    g = g.reshape(4, len(centres), n_angles)
     side = np.minimum(g[0], g[3])
     dark = np.where(ok, (side - (g[1] + g[2]) / 2) / np.maximum(side, 1.0), 0.0)
     n = ok.sum(axis=1)
