@@ -14,6 +14,7 @@ against a baseline measured in the same run (a bare ``cv2.cvtColor`` to HSV
 plus a 5x5 Gaussian blur of the same frame).
 
 Run from the repository root:  .venv/bin/python -m bench.mat [--frames 200]
+(``--misses``: each missed squop relation and why, :mod:`bench.mat_misses`)
 """
 
 from __future__ import annotations
