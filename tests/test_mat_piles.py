@@ -122,3 +122,22 @@ def test_an_overlap_over_the_lowest_wink_of_a_pile_is_read() -> None:
             assert ("b1", "r4") in seen, rig_seed
             told += 1
     assert told >= 2
+
+
+# Piles of three near two far corners of the mat, the top wink also on the
+# lowest by 2 mm: fitted with its face on the mat, the top wink's circle is
+# off by the parallax of two winks' height (a millimetre or more seen from
+# the side) and the 2 mm overlap looks like 1 mm or less.
+SEEN_FROM_THE_SIDE = MatScene((
+    TrueWink("b5", 672.9, -225.1), TrueWink("b4", 673.8, -233.8, 1),
+    TrueWink("r6", 685.0, -231.9, 2),
+    TrueWink("g5", -672.9, 225.1), TrueWink("g4", -673.8, 233.8, 1),
+    TrueWink("y6", -685.0, 231.9, 2),
+))  # fmt: skip
+
+
+def test_a_pile_is_read_again_with_each_face_at_its_height() -> None:
+    truth = {(w.id, b) for w in SEEN_FROM_THE_SIDE.field() for b in SEEN_FROM_THE_SIDE.on(w)}
+    assert ("r6", "b5") in truth and ("y6", "g5") in truth
+    for rig_seed in range(1, 7):
+        assert _relations(SEEN_FROM_THE_SIDE, rig_seed) == truth, rig_seed

@@ -108,17 +108,32 @@ def find_winks(pic: Picture) -> Found:
         for ring, lower in _ringed(pic.cal, grey, fits, pic.loose_mm):
             known.append((len(fits), lower))
             fits.append(ring)
-    on = relations.stack([f.circle() for f in fits], [f.colour for f in fits], masks, grey,
-                         pic.cal, known)  # fmt: skip
+    colours = [f.colour for f in fits]
+    on = relations.stack([f.circle() for f in fits], colours, masks, grey, pic.cal, known)
     levels = relations.pile_levels(len(fits), on)
-    for lv in sorted(set(levels) - {0}):  # winks on winks: their faces are higher
+    lifted = _lift(pic.cal, found, fits, levels, saved)
+    if any(levels):  # read the piles again with each face where its level puts it
+        circ = [f.circle(v) for f, v in zip(lifted, levels, strict=True)]
+        on = relations.stack(circ, colours, masks, grey, pic.cal, known)
+        again = relations.pile_levels(len(fits), on)
+        lifted = lifted if again == levels else _lift(pic.cal, found, fits, again, saved)
+        levels = again
+    return Found(lifted, on, levels, every)
+
+
+def _lift(cal: MatCalibration, es: EdgeSet, fits: list[Fit], levels: list[int],
+          saved: list[Fit]) -> list[Fit]:  # fmt: skip
+    """``fits`` refitted with each face at its level (winks on winks: their
+    faces are higher, and seen from off the axis, shifted)."""
+    out = list(fits)
+    for lv in sorted(set(levels) - {0}):
         at = [i for i, v in enumerate(levels) if v == lv and fits[i].row >= 0]
         rows = np.array([fits[i].row for i in at], np.int64)
-        for i, f in zip(at, fit(pic.cal, found, rows, lv), strict=True):
+        for i, f in zip(at, fit(cal, es, rows, lv), strict=True):
             if fits[i] in saved:  # fitted from a hint: refitted from where it is
-                f = _seeded(pic.cal, found, fits[i], lv)
-            fits[i] = f or fits[i]
-    return Found(fits, on, levels, every)
+                f = _seeded(cal, es, fits[i], lv)
+            out[i] = f or fits[i]
+    return out
 
 
 def fit(cal: MatCalibration, es: EdgeSet, rows: NDArray[np.int64], level: int) -> list[Fit | None]:
