@@ -141,3 +141,24 @@ def test_a_pile_is_read_again_with_each_face_at_its_height() -> None:
     assert ("r6", "b5") in truth and ("y6", "g5") in truth
     for rig_seed in range(1, 7):
         assert _relations(SEEN_FROM_THE_SIDE, rig_seed) == truth, rig_seed
+
+
+# Two winks of one colour, 8 mm overlapped, and a wink of another colour on
+# both: its dark edge and shadow fall across the lower wink's rim, which
+# then passes for the darker edge unless the parts near the third wink are
+# left out.
+UNDER_A_THIRD = MatScene((
+    TrueWink("b5", -308.2, 412.3), TrueWink("b4", -316.1, 413.9, 1),
+    TrueWink("g3", -307.1, 404.5, 2),
+    TrueWink("r5", 308.2, -212.3), TrueWink("r4", 316.1, -213.9, 1),
+    TrueWink("y3", 307.1, -204.5, 2),
+))  # fmt: skip
+
+
+def test_one_colour_read_clear_of_a_third_wink_over_both() -> None:
+    right = 0
+    for rig_seed in range(1, 7):
+        seen = _relations(UNDER_A_THIRD, rig_seed)
+        assert not {("b5", "b4"), ("r5", "r4")} & seen, rig_seed
+        right += {("b4", "b5"), ("r4", "r5")} <= seen
+    assert right >= 5
