@@ -100,13 +100,13 @@ def find(grey: NDArray[np.uint8], cal: MatCalibration, lower: Circle,
     gx, gy = np.meshgrid(xs, xs)
     keep = np.hypot(gx, gy) <= REACH_MM
     centres = np.column_stack([gx[keep] + lower[0], gy[keep] + lower[1]])
-    s = score(grey, cal, lower, centres, others, N_ANGLES // 4)
+    s = score(grey, cal, lower, centres, others, N_ANGLES // 6)
     best = int(np.argmax(s))
     if s[best] < 0:
         return None
     fine = np.arange(-0.75, 0.76, 0.25) * STEP_MM
     fx, fy = np.meshgrid(fine, fine)
     near = np.column_stack([fx.ravel() + centres[best, 0], fy.ravel() + centres[best, 1]])
-    k = int(np.argmax(score(grey, cal, lower, near, others, N_ANGLES // 2)))
+    k = int(np.argmax(score(grey, cal, lower, near, others, N_ANGLES // 3)))
     final = score(grey, cal, lower, near[k : k + 1], others)[0]
     return float(near[k, 0]), float(near[k, 1]), float(final)

@@ -73,6 +73,9 @@ class Picture:
     """Winks another picture found here (a still's crop: the video's fits of
     the pile): each one this picture's own fits leave out is fitted again
     from where the other picture saw it (:func:`_rescue`)."""
+    reread: bool = True
+    """Read the piles again with each face at its height (a video frame
+    whose piles a still will look at again need not)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +115,7 @@ def find_winks(pic: Picture) -> Found:
     on = relations.stack([f.circle() for f in fits], colours, masks, grey, pic.cal, known)
     levels = relations.pile_levels(len(fits), on)
     lifted = _lift(pic.cal, found, fits, levels, saved)
-    if any(levels):  # read the piles again with each face where its level puts it
+    if pic.reread and any(levels):  # read the piles again with each face where its level puts it
         circ = [f.circle(v) for f, v in zip(lifted, levels, strict=True)]
         on = relations.stack(circ, colours, masks, grey, pic.cal, known)
         again = relations.pile_levels(len(fits), on)
