@@ -14,6 +14,7 @@ against a baseline measured in the same run (a bare ``cv2.cvtColor`` to HSV
 plus a 5x5 Gaussian blur of the same frame).
 
 Run from the repository root:  .venv/bin/python -m bench.mat [--frames 200]
+(``--misses``: each missed squop relation and why, :mod:`bench.mat_misses`)
 """
 
 from __future__ import annotations
@@ -126,7 +127,14 @@ def main() -> None:
     parser.add_argument("--first", type=int, default=1000, help="the first seed")
     parser.add_argument("--video-only", action="store_true",
                         help="no second look at piles in a full-resolution still")  # fmt: skip
+    parser.add_argument("--misses", action="store_true",
+                        help="each missed squop relation and why")  # fmt: skip
     args = parser.parse_args()
+    if args.misses:
+        from bench import mat_misses
+
+        mat_misses.report(args.first, args.frames)
+        return
     report(*run(args.frames, args.first, not args.video_only))
 
 

@@ -60,7 +60,8 @@ class MatAnalyser:
         grey = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.uint8)
         pot = find_pot(grey, self.cal, spec)
         blocked = pot_mask(self.cal, pot, spec) if pot else np.zeros_like(grey)
-        found = find_winks(Picture(image, self.cal, self.region, blocked, self.r_small_px))
+        found = find_winks(Picture(image, self.cal, self.region, blocked, self.r_small_px,
+                                   reread=still is None))  # fmt: skip
         if still is not None:
             found = closer.look(found, still, self.cal, pot, spec, self.still_scale)
         pot_view = None

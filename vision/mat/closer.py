@@ -97,7 +97,16 @@ def look(found: Found, still: Still, cal: MatCalibration, pot: Pot | None, spec:
         mx, my = float(np.mean([f.x for f in members])), float(np.mean([f.y for f in members]))
         r_small = 8.0 * ccal.px_per_mm(mx, my, WINK_THICKNESS_MM)
         got = find_winks(
-            Picture(image, ccal, np.full_like(blocked, 255), blocked, r_small, APART_MM, LOOSE_MM)
+            Picture(
+                image,
+                ccal,
+                np.full_like(blocked, 255),
+                blocked,
+                r_small,
+                APART_MM,
+                LOOSE_MM,
+                tuple(members),
+            )
         )
 
         def near(f: Fit, members: list[Fit] = members) -> bool:

@@ -72,11 +72,15 @@ def fill(mask: Mask, cal: MatCalibration, a: Circle, others: Sequence[Circle] = 
     return float(sample(mask, cal.to_pixels(grid[keep], a[3])).mean()) / 255
 
 
-def arc_darkness(grey: NDArray[np.uint8], cal: MatCalibration, a: Circle, b: Circle) -> float:
-    """Mean grey on a's edge where it runs inside b (lower: a's edge is seen)."""
+def arc_darkness(grey: NDArray[np.uint8], cal: MatCalibration, a: Circle, b: Circle,
+                 others: Sequence[Circle] = ()) -> float:  # fmt: skip
+    """Mean grey on a's edge where it runs inside b (lower: a's edge is seen),
+    less where it runs under or along any of ``others`` (inf: nowhere)."""
     ang = np.linspace(0, 2 * math.pi, 96, endpoint=False)
     ring = np.column_stack([a[0] + (a[2] + 0.1) * np.cos(ang), a[1] + (a[2] + 0.1) * np.sin(ang)])
     inside = np.hypot(ring[:, 0] - b[0], ring[:, 1] - b[1]) < b[2] - 1.0
+    for o in others:  # under a third wink, or by its dark edge and shadow
+        inside &= np.hypot(ring[:, 0] - o[0], ring[:, 1] - o[1]) > o[2] + 0.7
     if not inside.any():
         return math.inf
     return float(sample(grey, cal.to_pixels(ring[inside], a[3])).mean())
@@ -88,39 +92,66 @@ def overlap(a: Circle, b: Circle) -> float:
 
 
 def stack(circ: list[Circle], colours: list[Colour], masks: dict[Colour, Mask],
-          grey: NDArray[np.uint8], cal: MatCalibration) -> dict[int, set[int]]:  # fmt: skip
+          grey: NDArray[np.uint8], cal: MatCalibration,
+          known: Sequence[tuple[int, int]] = ()) -> dict[int, set[int]]:  # fmt: skip
     """For each wink, the winks it lies on.
+
+    ``known`` pairs (upper, lower) are taken as they are (a small wink found
+    by its dark edge on a large one's face lies on it).
 
     Pairs whose picture is clear are decided first; a pair of colours whose
     overlap is mostly under a third wink of either colour (a pile of three)
-    is then decided by the pile's levels from the clear pairs, and only
-    failing that by the whole overlap's colour."""
+    is then decided by the overlap less only those third winks that the
+    clear pairs do not put under either, else by the pile's levels from the
+    clear pairs, and only failing that by the whole overlap's colour."""
     on: dict[int, set[int]] = {i: set() for i in range(len(circ))}
-    unsure: list[tuple[int, int, bool]] = []
+    unsure: list[tuple[int, int, list[int]]] = []
+    for upper, lower in known:
+        on[upper].add(lower)
+    told = {frozenset(p) for p in known}
     for i, j in itertools.combinations(range(len(circ)), 2):
-        if overlap(circ[i], circ[j]) <= SQUOP_OVERLAP_MM:
+        if overlap(circ[i], circ[j]) <= SQUOP_OVERLAP_MM or {i, j} in told:
             continue
         ci, cj = colours[i], colours[j]
         if ci is cj:
-            i_on_top = arc_darkness(grey, cal, circ[i], circ[j]) < arc_darkness(
-                grey, cal, circ[j], circ[i]
-            )
+            i_on_top = _edge_over(grey, cal, circ, i, j)
         else:
-            others = [c for k, c in enumerate(circ) if k not in (i, j) and colours[k] in (ci, cj)
+            others = [k for k, c in enumerate(circ) if k not in (i, j) and colours[k] in (ci, cj)
                       and overlap(c, circ[i]) > 0 and overlap(c, circ[j]) > 0]  # fmt: skip
-            share, n = lens_share(masks[ci], masks[cj], cal, circ[i], circ[j], others)
+            share, n = lens_share(masks[ci], masks[cj], cal, circ[i], circ[j],
+                                  [circ[k] for k in others])  # fmt: skip
             if n < 6 or abs(share - 0.5) < 0.25:
-                full, _ = lens_share(masks[ci], masks[cj], cal, circ[i], circ[j])
-                unsure.append((i, j, full > 0.5))
+                unsure.append((i, j, others))
                 continue
             i_on_top = share > 0.5
         on[i if i_on_top else j].add(j if i_on_top else i)
     levels = pile_levels(len(circ), on)
-    for i, j, i_on_top in unsure:
-        if levels[i] != levels[j]:
-            i_on_top = levels[i] > levels[j]
+    for i, j, others in unsure:
+        ci, cj = colours[i], colours[j]
+        i_on_top = levels[i] > levels[j]
+        # a third wink the clear pairs put under either one does not hide their overlap
+        over = [circ[k] for k in others if k not in on[i] | on[j]]
+        share, n = lens_share(masks[ci], masks[cj], cal, circ[i], circ[j], over)
+        if len(over) < len(others) and n >= 6 and abs(share - 0.5) >= 0.25:
+            i_on_top = share > 0.5
+        elif levels[i] == levels[j]:
+            i_on_top = lens_share(masks[ci], masks[cj], cal, circ[i], circ[j])[0] > 0.5
         on[i if i_on_top else j].add(j if i_on_top else i)
     return on
+
+
+def _edge_over(grey: NDArray[np.uint8], cal: MatCalibration, circ: list[Circle], i: int,
+               j: int) -> bool:  # fmt: skip
+    """One colour: i lies on j (i's edge on j's face is the darker), judged
+    clear of third winks over both (their dark edges and shadows fall on
+    the two edges) where both edges show clear of them."""
+    a, b = circ[i], circ[j]
+    third = [c for k, c in enumerate(circ) if k not in (i, j) and overlap(c, a) > 0
+             and overlap(c, b) > 0]  # fmt: skip
+    da, db = arc_darkness(grey, cal, a, b, third), arc_darkness(grey, cal, b, a, third)
+    if math.isinf(da) or math.isinf(db):
+        da, db = arc_darkness(grey, cal, a, b), arc_darkness(grey, cal, b, a)
+    return da < db
 
 
 MAX_LEVEL = 5

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
 from controller.games.tiddlywinks.geometry import Colour
-from vision.mat import relations
+from vision.mat import relations, rings
 from vision.mat.camera import MatCalibration
 from vision.mat.fit import RAYS, EdgeSet, edges, fixed_all, kasa_all
 from vision.mat.layout import WINK_THICKNESS_MM
@@ -69,6 +69,13 @@ class Picture:
     """Partial fits with edge points further than this (RMS) from their
     circle are dropped (in a still, a circle fitted across two winks),
     unless another candidate's rays found the same circle."""
+    hints: tuple[Fit, ...] = ()
+    """Winks another picture found here (a still's crop: the video's fits of
+    the pile): each one this picture's own fits leave out is fitted again
+    from where the other picture saw it (:func:`_rescue`)."""
+    reread: bool = True
+    """Read the piles again with each face at its height (a video frame
+    whose piles a still will look at again need not)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,16 +103,40 @@ def find_winks(pic: Picture) -> Found:
     fits = _dedupe([f for f in fits if f.whole or f.rms <= pic.loose_mm or _backed(f, fits)],
                    pic.apart_mm)  # fmt: skip
     fits = _one_colour_each(pic.cal, fits, masks)
+    saved = _rescue(pic, found, fits, masks)
+    fits += saved
     grey = np.asarray(cv2.cvtColor(pic.image, cv2.COLOR_BGR2GRAY), np.uint8)
-    on = relations.stack([f.circle() for f in fits], [f.colour for f in fits], masks, grey,
-                         pic.cal)  # fmt: skip
+    known: list[tuple[int, int]] = []
+    if pic.loose_mm < 1.0:  # a still: its rings show small winks on large ones
+        for ring, lower in _ringed(pic.cal, grey, fits, pic.loose_mm):
+            known.append((len(fits), lower))
+            fits.append(ring)
+    colours = [f.colour for f in fits]
+    on = relations.stack([f.circle() for f in fits], colours, masks, grey, pic.cal, known)
     levels = relations.pile_levels(len(fits), on)
-    for lv in sorted(set(levels) - {0}):  # winks on winks: their faces are higher
+    lifted = _lift(pic.cal, found, fits, levels, saved)
+    if pic.reread and any(levels):  # read the piles again with each face where its level puts it
+        circ = [f.circle(v) for f, v in zip(lifted, levels, strict=True)]
+        on = relations.stack(circ, colours, masks, grey, pic.cal, known)
+        again = relations.pile_levels(len(fits), on)
+        lifted = lifted if again == levels else _lift(pic.cal, found, fits, again, saved)
+        levels = again
+    return Found(lifted, on, levels, every)
+
+
+def _lift(cal: MatCalibration, es: EdgeSet, fits: list[Fit], levels: list[int],
+          saved: list[Fit]) -> list[Fit]:  # fmt: skip
+    """``fits`` refitted with each face at its level (winks on winks: their
+    faces are higher, and seen from off the axis, shifted)."""
+    out = list(fits)
+    for lv in sorted(set(levels) - {0}):
         at = [i for i, v in enumerate(levels) if v == lv and fits[i].row >= 0]
         rows = np.array([fits[i].row for i in at], np.int64)
-        for i, f in zip(at, fit(pic.cal, found, rows, lv), strict=True):
-            fits[i] = f or fits[i]
-    return Found(fits, on, levels, every)
+        for i, f in zip(at, fit(cal, es, rows, lv), strict=True):
+            if fits[i] in saved:  # fitted from a hint: refitted from where it is
+                f = _seeded(cal, es, fits[i], lv)
+            out[i] = f or fits[i]
+    return out
 
 
 def fit(cal: MatCalibration, es: EdgeSet, rows: NDArray[np.int64], level: int) -> list[Fit | None]:
@@ -166,6 +197,82 @@ def _beyond(cal: MatCalibration, es: EdgeSet, fits: list[Fit]) -> list[Fit]:
             if rms <= 0.15:  # no candidate of its own (row -1): not refitted one level up
                 out.append(Fit(f.colour, size, x, y, rms, False, -1, 0.0))
     return out
+
+
+def _ringed(cal: MatCalibration, grey: NDArray[np.uint8], fits: list[Fit],
+            loose_mm: float) -> list[tuple[Fit, int]]:  # fmt: skip
+    """Small winks found by their dark edge on a large wink of their
+    colour that no small wink of its colour lies on yet and whose outline is
+    not a clean circle (not seen whole, or seen whole but further than
+    ``loose_mm`` from its edge points: the small one reaching past its rim
+    bends it, or rays stop at the small one's edge; :mod:`vision.mat.rings`),
+    each with the index of the wink it lies on. A small wink lying wholly
+    inside a large one leaves its outline clean and is not looked for."""
+    out = []
+    for i, f in enumerate(fits):
+        a = f.circle()
+        clean = f.whole and f.rms <= loose_mm
+        small = [g for g in fits if g.colour is f.colour and g.size == 16]
+        if f.size != 22 or clean or any(relations.overlap(g.circle(), a) > 0 for g in small):
+            continue
+        others = [g.circle() for g in fits if g is not f and relations.overlap(g.circle(), a) > 0]
+        got = rings.find(grey, cal, a, others)
+        if got is not None and got[2] >= rings.RING_MIN:
+            out.append((Fit(f.colour, 16, got[0], got[1], 0.0, False, -1, 0.0), i))
+    return out
+
+
+def _rescue(pic: Picture, es: EdgeSet, fits: list[Fit], masks: dict[Colour, Mask]) -> list[Fit]:
+    """The hints that no fit of their colour lies near (within the picture's
+    ``apart_mm``), each fitted again: of this picture's candidates of its
+    colour inside it, the one whose edge points a circle of its size,
+    started at the hint, fits best (in a crescent left between two winks, a
+    fit started anywhere may take the arc of the wink over it for the
+    crescent's own edge), if it fits (:data:`RESCUE_MM`, :data:`SHOWS`)."""
+    out: list[Fit] = []
+    for h in pic.hints:
+        if any(f.colour is h.colour and math.hypot(f.x - h.x, f.y - h.y)
+               < pic.apart_mm[f.size != h.size] + abs(f.size - h.size) / 2
+               for f in (*fits, *out)):  # fmt: skip
+            continue  # here (a circle of the other size holding it is the same wink)
+        got = [g for g in (_seeded(pic.cal, es, replace(h, row=k), 0)
+                           for k, c in enumerate(es.cands) if c.colour is h.colour)
+               if g is not None and math.hypot(g.x - h.x, g.y - h.y) < h.size / 4]  # fmt: skip
+        best = min(got, key=lambda g: g.rms, default=None)
+        others = [f.circle() for f in (*fits, *out)]
+        if (
+            best is not None
+            and best.rms <= RESCUE_MM
+            and relations.fill(masks[h.colour], pic.cal, best.circle(), others) >= SHOWS
+        ):
+            out.append(best)  # fmt: skip
+    return out
+
+
+RESCUE_MM = 0.5
+"""A hint's fit in this picture is kept when its edge points lie this close
+(RMS) to it, and :data:`SHOWS` of it is its colour."""
+SHOWS = 0.5
+"""The least share of a hint's disc, less what the other fits cover, that
+must show its colour (a video's fit across two winks of one colour, which
+the still rightly dropped, lies mostly on the mat and shows next to none)."""
+
+
+def _seeded(cal: MatCalibration, es: EdgeSet, f: Fit, level: int) -> Fit | None:
+    """The circle of ``f``'s size through the edge points of its candidate
+    (``f.row``), started at ``f``'s centre, its face ``level`` winks up
+    (None: under 8 edge points on it, or the candidate not inside ``f``)."""
+    z = WINK_THICKNESS_MM * (level + 1)
+    c = es.cands[f.row]
+    inside = cal.to_mat(np.array([[c.u, c.v]]), z)[0]
+    if math.hypot(inside[0] - f.x, inside[1] - f.y) > f.size / 2:
+        return None
+    pts = cal.to_mat(es.points[f.row], z)
+    x, y, n, rms = fixed_all(pts[None], es.ok[f.row][None], np.array([[f.x, f.y]]), f.size / 2)
+    if n[0] < 8:
+        return None
+    return replace(f, x=float(x[0]), y=float(y[0]), rms=float(rms[0]), whole=False,
+                   depth=c.depth_px)  # fmt: skip
 
 
 BEYOND_MM = 0.6
