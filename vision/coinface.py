@@ -327,4 +327,8 @@ def segment_outline(
     if not np.isfinite([x, y, a, b, angle]).all():
         return None
     fit = Ellipse(x, y, max(a, b), max(min(a, b), 1.0), angle if a >= b else angle + 90)
-    return fit if 0.8 * diameter <= fit.major <= 1.3 * diameter else None
+    # Sized by its length, not the fitted ellipse: an ellipse fitted to a
+    # coin on edge (a sliver, near a rectangle) overshoots its ends.
+    _, sides, _ = cv2.minAreaRect(contour)
+    length = max(sides) * step
+    return fit if 0.8 * diameter <= length <= 1.35 * diameter else None
