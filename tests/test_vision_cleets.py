@@ -14,7 +14,7 @@ from controller.games.heads_and_tails.events import Face  # noqa: E402
 from vision.analyse import Analyser, Settings, choose_outline  # noqa: E402
 from vision.calibration import calibrate  # noqa: E402
 from vision.coinface import Ellipse, segment_outline  # noqa: E402
-from vision.model import CoinFace, Frame, Posture  # noqa: E402
+from vision.model import CoinFace, Frame, Observation, Posture  # noqa: E402
 from vision.synth.art import CoinDesign  # noqa: E402
 from vision.synth.scene import Landing, Rig, render, still_window  # noqa: E402
 from vision.synth.trial import Trial, register  # noqa: E402
@@ -121,3 +121,42 @@ def test_edge_and_silhouette_disagreeing_is_the_spotters_call() -> None:
     # An edge that already says leaning is not contradicted by a thinner silhouette.
     leaning_edge = Ellipse(100.0, 100.0, 96.0, 80.0, 0.0)
     assert choose_outline(leaning_edge, half_shape, s) == (half_shape, False)
+
+
+def test_the_watch_takes_the_empty_floors_still_and_hands_it_on() -> None:
+    from vision.watch import CameraWatch
+
+    rig = Rig.make(4444, coin_px=60.0, tilt=60.0)
+    frames = {"preview": render(rig, None, None, seed=1)}
+    frames["still"] = render(rig, None, None, seed=2, still=True, window=(0, 0, 400, 300))
+
+    class Source:
+        def preview(self) -> Frame:
+            return frames["preview"]
+
+        def still(self) -> Frame:
+            return frames["still"]
+
+        def close(self) -> None:
+            pass
+
+    seen: list[tuple[Frame | None, Frame | None]] = []
+
+    class Spy(Analyser):
+        def analyse(
+            self,
+            preview: Frame,
+            still: Frame | None = None,
+            background: Frame | None = None,
+            empty_still: Frame | None = None,
+        ) -> Observation:
+            seen.append((background, empty_still))
+            return Observation(found=False)
+
+    watch = CameraWatch(lambda: Source(), Spy(calibrate(frames["preview"], rig.layout)))
+    watch.start(0)
+    watch.empty_floor(1)
+    landed = watch.judge(frames["preview"], frames["still"], 2)
+    assert len(seen) == 1
+    assert seen[0][0] is frames["preview"] and seen[0][1] is frames["still"]
+    assert landed.face is Face.UNKNOWN
