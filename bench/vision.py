@@ -8,6 +8,9 @@ Each rig is a random table (floor texture, uneven light and shadows, camera
 floor through the real ArUco path; its coin (a random design) is registered
 at four rotations per face. Landings: 20 % cleets tilted 30-90 degrees, 30 %
 near a line, the rest anywhere from 150 mm outside the square to its middle.
+The face figures count a face read on a coin too near the line as read (the
+table still sends that landing to the spotter, for the in/out); a separate
+row counts every landing sent to the spotter, and why.
 Timing: locating in the 1280x720 preview, classifying one crop, and the whole
 analysis, against a bare resize + greyscale of the same preview (the baseline,
 same run). The Pi 5 figure is an estimate: about 3 times these.

@@ -160,3 +160,21 @@ def test_the_watch_takes_the_empty_floors_still_and_hands_it_on() -> None:
     assert len(seen) == 1
     assert seen[0][0] is frames["preview"] and seen[0][1] is frames["still"]
     assert landed.face is Face.UNKNOWN
+
+
+def test_a_silhouette_that_is_only_a_ragged_ring_is_no_silhouette() -> None:
+    rng = np.random.default_rng(5)
+    grain = cv2.GaussianBlur(rng.normal(0, 6, (300, 300)).astype(np.float32), (0, 0), 3)
+    empty = np.asarray(np.clip(np.dstack([150 + grain] * 3), 0, 255), np.uint8)
+    crop = empty.copy()
+    # A silver coin as grey as the floor: only its rim and a stroke of relief
+    # differ (darker than a shadow could make them).
+    cv2.ellipse(crop, ((150.0, 150.0), (96.0, 80.0), 20.0), (40, 40, 40), 5)
+    cv2.line(crop, (130, 140), (170, 160), (40, 40, 40), 4)
+    ring = segment_outline(crop, empty, 96.0)
+    assert ring is not None  # the ring alone fits an ellipse ...
+    assert segment_outline(crop, empty, 96.0, min_fill=0.7) is None  # ... hardly filled
+    solid = empty.copy()
+    cv2.ellipse(solid, ((150.0, 150.0), (96.0, 80.0), 20.0), (40, 40, 40), -1)
+    filled = segment_outline(solid, empty, 96.0, min_fill=0.7)
+    assert filled is not None and abs(filled.ratio - 80 / 96) < 0.03

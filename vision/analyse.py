@@ -7,9 +7,10 @@ resolution, judged on a rectified crop of the full-resolution still.
    ``crop_px`` pixels per coin diameter.
 3. Outline: an ellipse fitted to the coin's edge (a Hough circle refined on
    rays; for a coin that is not a clean circle also the edge contour, and,
-   with an empty-floor frame, what changed against it: a leaning coin's edge
-   is often broken or merged with a seam or a line); its axis ratio says flat
-   or leaning (a cleet), its centre the position in mm, hence the zone.
+   with an empty-floor still, the coin's silhouette against it, which leaves
+   the shadow out: a leaning coin's edge is often broken or merged with its
+   rim band, a seam or a line); its axis ratio says flat or leaning (a
+   cleet), its centre the position in mm, hence the zone.
 4. Face: a flat coin in the area is compared with the two registered faces;
    below the confidence margin it is indeterminate and the spotter decides.
 """
@@ -51,6 +52,8 @@ class Settings:
     """Posture by the silhouette against the empty still: a flat coin's,
     rim band included, measures 0.95-1 (the edge's less, with its shadow or
     a line merged in), a coin leaning 30 degrees about 0.9 seen from above."""
+    min_fill: float = 0.7
+    """A silhouette less filled than this is no silhouette (see ``segment_outline``)."""
     disagree: float = 0.06
     """The edge and the silhouette against the empty still differ by more
     than this in axis ratio: flat or leaning is the spotter's call."""
@@ -151,12 +154,14 @@ class Analyser:
         if outline is None or outline.ratio < s.flat_ratio:  # look closer before calling it
             outline = _near_middle(find_outline(crop, s.crop_px), crop, s.crop_px)
         doubt, silhouette = "", False
-        if empty_still is None or not self._covers(empty_still, x, y, half):
-            empty_still = None  # (a windowed still of the empty floor elsewhere)
-        if empty_still is not None and (outline is None or outline.ratio < CLEAN):
+        if (
+            empty_still is not None
+            and (outline is None or outline.ratio < CLEAN)
+            and self._covers(empty_still, x, y, half)  # (a windowed still may not)
+        ):
             # Not a clean circle: the silhouette against the empty floor's still.
             floor = self.crop(empty_still, x, y, half)
-            found = segment_outline(crop, floor, s.crop_px)
+            found = segment_outline(crop, floor, s.crop_px, min_fill=s.min_fill)
             shape = _near_middle(found, crop, s.crop_px)
             if found is not None and shape is None and not again:
                 # The preview located the coin with its shadow: look again

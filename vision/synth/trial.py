@@ -3,7 +3,9 @@
 
 Per rig: calibrate from a rendered empty floor (the real ArUco path), register
 the coin (each face at four rotations, under the table's own light), then
-drop coins and compare the analysis with the truth.
+drop coins and compare the analysis with the truth. Each landing also has the
+empty floor's preview and its still (the same window as the landing's still:
+a camera takes the empty square after Go, before the toss).
 """
 
 from __future__ import annotations
