@@ -10,6 +10,7 @@ import pytest
 
 pytest.importorskip("cv2")
 
+from bench.vision import face_call
 from vision.floor import FloorLayout
 from vision.model import Zone
 from vision.synth.scene import Landing
@@ -24,8 +25,10 @@ def results() -> list[Trial]:
 def test_faces_of_flat_coins_are_right_or_sent_to_the_spotter(results: list[Trial]) -> None:
     faces = [t for t in results if t.truth in ("heads", "tails")]
     assert len(faces) >= 10
-    decided = [t for t in faces if t.outcome != "indeterminate"]
-    right = sum(t.outcome == "right" for t in decided)
+    # A face read on a coin too near the line counts as read (the spotter
+    # still calls that landing, for the in/out): see bench.vision.face_call.
+    decided = [t for t in faces if face_call(t) != "indeterminate"]
+    right = sum(face_call(t) == "right" for t in decided)
     # The benchmark measures the rate; here most must be decided and right.
     assert len(decided) >= 0.8 * len(faces)
     assert right >= len(decided) - 1

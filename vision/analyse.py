@@ -7,9 +7,10 @@ resolution, judged on a rectified crop of the full-resolution still.
    ``crop_px`` pixels per coin diameter.
 3. Outline: an ellipse fitted to the coin's edge (a Hough circle refined on
    rays; for a coin that is not a clean circle also the edge contour, and,
-   with an empty-floor frame, what changed against it: a leaning coin's edge
-   is often broken or merged with a seam or a line); its axis ratio says flat
-   or leaning (a cleet), its centre the position in mm, hence the zone.
+   with an empty-floor still, the coin's silhouette against it, which leaves
+   the shadow out: a leaning coin's edge is often broken or merged with its
+   rim band, a seam or a line); its axis ratio says flat or leaning (a
+   cleet), its centre the position in mm, hence the zone.
 4. Face: a flat coin in the area is compared with the two registered faces;
    below the confidence margin it is indeterminate and the spotter decides.
 """
@@ -23,7 +24,7 @@ import cv2
 import numpy as np
 
 from vision.calibration import Calibration
-from vision.coinface import Ellipse, face_feature, find_outline, segment_outline, similarity
+from vision.coinface import CLEAN, Ellipse, face_feature, find_outline, segment_outline, similarity
 from vision.floor import scaled, translate
 from vision.locate import Candidate, find_changed, find_circles
 from vision.model import CoinFace, Frame, Image, Observation, Posture, VisionError, Zone
@@ -45,6 +46,17 @@ class Settings:
     min_score: float = 0.2
     flat_ratio: float = 0.89
     leaning_ratio: float = 0.88
+    """Posture by the edge's axis ratio: flat at or above, leaning at or below."""
+    flat_silhouette: float = 0.94
+    leaning_silhouette: float = 0.92
+    """Posture by the silhouette against the empty still: a flat coin's,
+    rim band included, measures 0.95-1 (the edge's less, with its shadow or
+    a line merged in), a coin leaning 30 degrees about 0.9 seen from above."""
+    min_fill: float = 0.7
+    """A silhouette less filled than this is no silhouette (see ``segment_outline``)."""
+    disagree: float = 0.06
+    """The edge and the silhouette against the empty still differ by more
+    than this in axis ratio: flat or leaning is the spotter's call."""
     crop_px: int = 96
     extent: float = 1.6
     """The crop reaches this many diameters from the located centre."""
@@ -59,15 +71,21 @@ class Analyser:
     settings: Settings = field(default_factory=Settings)
 
     def analyse(
-        self, preview: Frame, still: Frame | None = None, background: Frame | None = None
+        self,
+        preview: Frame,
+        still: Frame | None = None,
+        background: Frame | None = None,
+        empty_still: Frame | None = None,
     ) -> Observation:
         """The coin in ``preview`` (and ``still``, the same view at full
-        resolution; the preview itself when None)."""
+        resolution; the preview itself when None). ``background`` is the
+        empty floor's preview, ``empty_still`` its still (or the window of it
+        that ``still`` shows)."""
         still = still or preview
         reasons: list[str] = []
         for cand in self.candidates(preview, background)[:3]:
             x, y = self.calibration.to_floor(_on_sensor(cand, preview), preview.full_size)[0]
-            obs = self._judge(still, float(x), float(y), reasons, background)
+            obs = self._judge(still, float(x), float(y), reasons, background, empty_still)
             if obs is not None:
                 return obs
         return Observation(found=False, reasons=(*reasons, "no coin found"))
@@ -118,7 +136,15 @@ class Analyser:
         return np.asarray(out, np.uint8)
 
     def _judge(
-        self, still: Frame, x: float, y: float, reasons: list[str], background: Frame | None
+        self,
+        still: Frame,
+        x: float,
+        y: float,
+        reasons: list[str],
+        background: Frame | None,
+        empty_still: Frame | None = None,
+        *,
+        again: bool = False,
     ) -> Observation | None:
         s = self.settings
         d_mm = s.coin_diameter_mm
@@ -127,7 +153,27 @@ class Analyser:
         outline = _near_middle(find_outline(crop, s.crop_px, coarse=True), crop, s.crop_px)
         if outline is None or outline.ratio < s.flat_ratio:  # look closer before calling it
             outline = _near_middle(find_outline(crop, s.crop_px), crop, s.crop_px)
-        if background is not None and (outline is None or outline.ratio < s.flat_ratio):
+        doubt, silhouette = "", False
+        if (
+            empty_still is not None
+            and (outline is None or outline.ratio < CLEAN)
+            and self._covers(empty_still, x, y, half)  # (a windowed still may not)
+        ):
+            # Not a clean circle: the silhouette against the empty floor's still.
+            floor = self.crop(empty_still, x, y, half)
+            found = segment_outline(crop, floor, s.crop_px, min_fill=s.min_fill)
+            shape = _near_middle(found, crop, s.crop_px)
+            if found is not None and shape is None and not again:
+                # The preview located the coin with its shadow: look again
+                # around what changed, as a leaning coin's shadow cannot.
+                ppm = s.crop_px / d_mm
+                nx, ny = x - half + found.x / ppm, y - half + found.y / ppm
+                return self._judge(still, nx, ny, reasons, background, empty_still, again=True)
+            edge, silhouette = outline, shape is not None
+            outline, unsure = choose_outline(edge, shape, s)
+            if unsure and edge is not None and shape is not None:
+                doubt = f"edge {edge.ratio:.2f}, silhouette {shape.ratio:.2f}"
+        elif background is not None and (outline is None or outline.ratio < s.flat_ratio):
             # Not a clean circle: a coin on edge or leaning has a weak or broken
             # edge (or one merged with a seam or a line); what changed since the
             # empty floor shows it whatever its edges.
@@ -144,7 +190,7 @@ class Analyser:
         ppm = s.crop_px / d_mm
         cx, cy = x - half + outline.x / ppm, y - half + outline.y / ppm
         coin_px = d_mm * self.calibration.px_per_mm(cx, cy, still.full_size)
-        posture = self._posture(outline)
+        posture = Posture.INDETERMINATE if doubt else self._posture(outline, silhouette)
         zone, _ = self.calibration.layout.zone(cx, cy, d_mm / 2)
         clearance = self.calibration.layout.in_out_clearance(cx, cy, d_mm / 2)
         base = Observation(
@@ -159,11 +205,17 @@ class Analyser:
         why = list(reasons)
         if clearance < s.tolerance_mm:
             # In or out is not known: no zone, so the verdict is the spotter's.
+            # The face of a flat coin is still read (the evidence says it, and
+            # the benchmark counts it), but it decides nothing.
             why.append(f"{clearance:.1f} mm from the in/out boundary: too close to call")
-            return replace(base, zone=None, reasons=(*why,), crop=_png(crop))
+            near = replace(base, zone=None, crop=_png(crop))
+            if posture is Posture.FLAT:
+                face, confidence, scores = self._face(crop, outline, why)
+                near = replace(near, face=face, confidence=confidence, scores=scores)
+            return replace(near, reasons=(*why,))
         if posture is not Posture.FLAT or zone is Zone.OUTSIDE:
             if posture is Posture.INDETERMINATE:
-                why.append(f"axis ratio {outline.ratio:.2f}: flat or leaning?")
+                why.append(f"{doubt or f'axis ratio {outline.ratio:.2f}'}: flat or leaning?")
             return replace(base, reasons=(*why,), crop=_png(crop))
         face, confidence, scores = self._face(crop, outline, why)
         small = _face_crop(crop, outline)
@@ -176,11 +228,23 @@ class Analyser:
             crop=_png(small),
         )
 
-    def _posture(self, outline: Ellipse) -> Posture:
+    def _covers(self, frame: Frame, x: float, y: float, half: float) -> bool:
+        """Whether ``frame`` shows the floor within ``half`` mm of (x, y)."""
+        corners = np.array([[x + dx, y + dy] for dx in (-half, half) for dy in (-half, half)])
+        px = self.calibration.to_pixels(corners, frame.full_size) - np.array(frame.origin)
+        w, h = frame.size
+        return bool(np.all((px >= 0) & (px <= [w - 1, h - 1])))
+
+    def _posture(self, outline: Ellipse, silhouette: bool = False) -> Posture:
         s = self.settings
-        if outline.ratio >= s.flat_ratio:
+        flat, leaning = (
+            (s.flat_silhouette, s.leaning_silhouette)
+            if silhouette
+            else (s.flat_ratio, s.leaning_ratio)
+        )
+        if outline.ratio >= flat:
             return Posture.FLAT
-        if outline.ratio <= s.leaning_ratio:
+        if outline.ratio <= leaning:
             return Posture.LEANING
         return Posture.INDETERMINATE
 
@@ -206,6 +270,26 @@ class Analyser:
             why.append(f"like neither registered face (best {max(heads, tails):.3f})")
             return CoinFace.INDETERMINATE, margin, scores
         return best, margin, scores
+
+
+def choose_outline(
+    edge: Ellipse | None, shape: Ellipse | None, settings: Settings
+) -> tuple[Ellipse | None, bool]:
+    """The outline to judge the posture by, from the edge fit and the
+    silhouette against the empty still, and whether they disagree: the
+    silhouette when there is one (a shadow only dims the floor, so it is left
+    out; an edge merged with the shadow or a line measures a flat coin too
+    oval, one merged with a leaning coin's rim band too round). When the edge
+    says flat and the silhouette much less round, part of the coin matches
+    the floor (silver on a white line) or the edge is a ghost: unsure."""
+    if shape is None:
+        return edge, False
+    unsure = (
+        edge is not None
+        and edge.ratio >= settings.flat_ratio
+        and edge.ratio - shape.ratio > settings.disagree
+    )
+    return shape, unsure
 
 
 def _near_middle(outline: Ellipse | None, crop: Image, diameter: float) -> Ellipse | None:

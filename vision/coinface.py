@@ -297,11 +297,14 @@ def coin_mask(crop: Image, floor: Image, blur: float) -> Image:
 
 
 def segment_outline(
-    crop: Image, floor: Image, diameter: float, blur: float = 0.0
+    crop: Image, floor: Image, diameter: float, blur: float = 0.0, min_fill: float = 0.0
 ) -> Ellipse | None:
     """The coin's outline from what changed against the empty floor (``floor``:
     the same rectified view, coarser): the changed blob nearest the middle,
-    its contour fitted with an ellipse, then refined on rays in ``crop``."""
+    its contour fitted with an ellipse. None too when less than ``min_fill``
+    of the ellipse changed: a coin much like the floor (silver on grey)
+    changes only along its edges and relief, and the ragged ring's ellipse
+    says nothing of its posture."""
     step = crop.shape[1] / floor.shape[1]
     mask = coin_mask(crop, floor, blur)
     count, labels, stats, centres = cv2.connectedComponentsWithStats(mask)
@@ -327,4 +330,18 @@ def segment_outline(
     if not np.isfinite([x, y, a, b, angle]).all():
         return None
     fit = Ellipse(x, y, max(a, b), max(min(a, b), 1.0), angle if a >= b else angle + 90)
-    return fit if 0.8 * diameter <= fit.major <= 1.3 * diameter else None
+    # Sized by its length, not the fitted ellipse: an ellipse fitted to a
+    # coin on edge (a sliver, near a rectangle) overshoots its ends.
+    _, sides, _ = cv2.minAreaRect(contour)
+    length = max(sides) * step
+    if not 0.8 * diameter <= length <= 1.35 * diameter:
+        return None
+    if min_fill > 0:
+        inside = np.zeros_like(mask)
+        axes = (max(a, b) / 2, max(min(a, b), 1.0) / 2)
+        centre = ((x + 0.5) / step - 0.5, (y + 0.5) / step - 0.5)
+        box = (centre, (2 * axes[0] / step, 2 * axes[1] / step), fit.angle_deg)
+        cv2.ellipse(inside, box, 1, -1)
+        if float(mask[inside > 0].mean()) < min_fill:
+            return None
+    return fit

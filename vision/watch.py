@@ -90,6 +90,7 @@ class CameraWatch:
         self._base = base or Path.cwd()
         self._settle = SettleDetector()
         self._background: Frame | None = None
+        self._empty_still: Frame | None = None
 
     def _capture(self, t_ns: int, still: bool) -> tuple[Frame | None, list[Event]]:
         return self.link.capture(t_ns, still)
@@ -99,10 +100,14 @@ class CameraWatch:
         return self._capture(t_ns, still=False)[1]
 
     def empty_floor(self, t_ns: int) -> list[Event]:
-        """Take the reference of the empty square (after Go, before the toss)."""
+        """Take the reference of the empty square (after Go, before the toss):
+        a preview to find the coin in, a still to outline it against."""
         frame, events = self._capture(t_ns, still=False)
         if frame is not None:
             self._background = frame
+            still, more = self._capture(t_ns, still=True)
+            events += more
+            self._empty_still = still
         return events
 
     def poll(self, t_ns: int) -> list[Event]:
@@ -119,7 +124,7 @@ class CameraWatch:
     def judge(self, preview: Frame, still: Frame, t_ns: int) -> Landed:
         """Analyse one landing and keep its evidence."""
         try:
-            obs = self.analyser.analyse(preview, still, self._background)
+            obs = self.analyser.analyse(preview, still, self._background, self._empty_still)
         except VisionError as exc:
             obs = Observation(found=False, reasons=(str(exc),))
         evidence = ""

@@ -3,7 +3,9 @@
 
 Per rig: calibrate from a rendered empty floor (the real ArUco path), register
 the coin (each face at four rotations, under the table's own light), then
-drop coins and compare the analysis with the truth.
+drop coins and compare the analysis with the truth. Each landing also has the
+empty floor's preview and its still (the same window as the landing's still:
+a camera takes the empty square after Go, before the toss).
 """
 
 from __future__ import annotations
@@ -114,16 +116,12 @@ def trials(
     for _ in range(count):
         land = Landing.make(rng, rig.layout, cleet=cleet, near_line=near_line)
         preview = render(rig, design, land, seed=int(rng.integers(1 << 30)))
-        still = render(
-            rig,
-            design,
-            land,
-            seed=int(rng.integers(1 << 30)),
-            still=True,
-            window=still_window(rig, land, rng),
-        )
+        seed = int(rng.integers(1 << 30))
+        window = still_window(rig, land, rng)
+        still = render(rig, design, land, seed=seed, still=True, window=window)
+        empty_still = render(rig, None, None, seed=seed + 1, still=True, window=window)
         start = time.perf_counter()
-        obs = analyser.analyse(preview, still, background)
+        obs = analyser.analyse(preview, still, background, empty_still)
         took = time.perf_counter() - start
         clearance = rig.layout.in_out_clearance(land.x_mm, land.y_mm, land.diameter_mm / 2)
         yield Trial(land, land.truth(rig.layout), clearance, obs, took, analyser.calibration.rms_mm)

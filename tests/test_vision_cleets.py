@@ -1,0 +1,180 @@
+"""Leaning coins against the empty floor's still, and the face of a coin too
+near the line: rendered with ground truth, on rigs and coins the benchmark
+does not use."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+cv2 = pytest.importorskip("cv2")
+
+from bench.vision import face_call  # noqa: E402
+from controller.games.heads_and_tails.events import Face  # noqa: E402
+from vision.analyse import Analyser, Settings, choose_outline  # noqa: E402
+from vision.calibration import calibrate  # noqa: E402
+from vision.coinface import Ellipse, segment_outline  # noqa: E402
+from vision.model import CoinFace, Frame, Observation, Posture  # noqa: E402
+from vision.synth.art import CoinDesign  # noqa: E402
+from vision.synth.scene import Landing, Rig, render, still_window  # noqa: E402
+from vision.synth.trial import Trial, register  # noqa: E402
+from vision.watch import landed_from  # noqa: E402
+
+
+def _shots(rig: Rig, design: CoinDesign, land: Landing, seed: int) -> tuple[Frame, ...]:
+    """Preview, still, and the empty floor's preview and still (the same window)."""
+    window = still_window(rig, land, np.random.default_rng(seed))
+    return (
+        render(rig, design, land, seed=seed),
+        render(rig, design, land, seed=seed + 1, still=True, window=window),
+        render(rig, None, None, seed=seed + 2),
+        render(rig, None, None, seed=seed + 3, still=True, window=window),
+    )
+
+
+@pytest.fixture(scope="module")
+def table() -> tuple[Rig, Analyser]:
+    # Camera nearly overhead (tilt 60 mm): a coin leaning 30-45 degrees can
+    # not look round from there (it does when tilted about twice the angle
+    # the camera sees it at).
+    rig = Rig.make(4242, coin_px=90.0, tilt=60.0)
+    return rig, Analyser(calibrate(render(rig, None, None, seed=1), rig.layout))
+
+
+@pytest.mark.parametrize("tilt", [85.0, 60.0])
+def test_a_coin_on_edge_is_outlined_against_the_empty_still(
+    table: tuple[Rig, Analyser], tilt: float
+) -> None:
+    rig, analyser = table
+    design = CoinDesign.make(77)
+    for k, direction in enumerate((10.0, 100.0, 215.0)):
+        land = Landing(640.0, 820.0, "tails", tilt_deg=tilt, tilt_dir_deg=direction)
+        obs = analyser.analyse(*_shots(rig, design, land, 10 * k))
+        assert obs.posture is Posture.LEANING, (direction, obs.reasons, obs.axis_ratio)
+        assert obs.verdict == "edge"
+
+
+def test_leaning_coins_are_not_called_a_face(table: tuple[Rig, Analyser]) -> None:
+    rig, analyser = table
+    design = CoinDesign.make(78)
+    empty = render(rig, None, None, seed=5)
+    analyser.references = register(analyser, rig, design, empty, np.random.default_rng(6))
+    verdicts = []
+    for k in range(8):
+        land = Landing(
+            700.0, 760.0, "heads", rotation_deg=40.0 * k, tilt_deg=30.0 + 2 * k, tilt_dir_deg=45 * k
+        )
+        verdicts.append(analyser.analyse(*_shots(rig, design, land, 100 + 10 * k)).verdict)
+    assert not {"heads", "tails"} & set(verdicts), verdicts
+    assert verdicts.count("edge") >= 6, verdicts
+
+
+def test_a_flat_coin_too_near_the_line_has_its_face_read_but_the_spotter_calls_it() -> None:
+    rig = Rig.make(4343, coin_px=90.0, tilt=60.0)
+    empty = render(rig, None, None, seed=1)
+    # Within 30 mm of the in/out boundary the camera does not call in or out.
+    analyser = Analyser(calibrate(empty, rig.layout), settings=Settings(tolerance_mm=30.0))
+    design = CoinDesign.make(79)
+    analyser.references = register(analyser, rig, design, empty, np.random.default_rng(2))
+    land = Landing(rig.layout.side_mm + 6.0, 700.0, "heads", rotation_deg=70.0)
+    obs = analyser.analyse(*_shots(rig, design, land, 20))
+    assert obs.face is CoinFace.HEADS  # read ...
+    assert obs.zone is None and obs.verdict == "indeterminate"  # ... but not ruled
+    assert any("too close to call" in r for r in obs.reasons)
+    # The engine gets no face: the spotter enters the landing.
+    assert landed_from(obs, t_ns=1).face is Face.UNKNOWN
+    # The benchmark counts the face as read, and the landing as the spotter's.
+    clearance = rig.layout.in_out_clearance(land.x_mm, land.y_mm, 12.0)
+    trial = Trial(land, land.truth(rig.layout), clearance, obs, 0.0, 0.0)
+    assert face_call(trial) == "right" and trial.outcome == "indeterminate"
+
+
+def test_a_sliver_is_sized_by_its_length() -> None:
+    rng = np.random.default_rng(3)
+    grain = cv2.GaussianBlur(rng.normal(0, 8, (300, 300)).astype(np.float32), (0, 0), 3)
+    empty = np.asarray(np.clip(np.dstack([120 + grain] * 3), 0, 255), np.uint8)
+    crop = empty.copy()
+    # A coin on edge, 96 px long and 9 px thick, seen from above: a metal sliver.
+    box = cv2.boxPoints(((150.0, 150.0), (104.0, 9.0), 30.0)).astype(np.int32)
+    cv2.fillPoly(crop, [box], (150, 190, 205))
+    found = segment_outline(crop, empty, 96.0)
+    assert found is not None
+    assert found.ratio < 0.2
+    assert abs(found.angle_deg % 180 - 30) < 5
+    assert np.hypot(found.x - 150, found.y - 150) < 3
+    # Twice as long it is no coin.
+    crop = empty.copy()
+    long = cv2.boxPoints(((150.0, 150.0), (200.0, 9.0), 30.0)).astype(np.int32)
+    cv2.fillPoly(crop, [long], (150, 190, 205))
+    assert segment_outline(crop, empty, 96.0) is None
+
+
+def test_edge_and_silhouette_disagreeing_is_the_spotters_call() -> None:
+    s = Settings()
+    round_edge = Ellipse(100.0, 100.0, 96.0, 93.0, 0.0)
+    half_shape = Ellipse(110.0, 100.0, 96.0, 60.0, 90.0)
+    close_shape = Ellipse(100.0, 100.0, 97.0, 89.0, 10.0)
+    assert choose_outline(round_edge, half_shape, s) == (half_shape, True)
+    assert choose_outline(round_edge, close_shape, s) == (close_shape, False)
+    assert choose_outline(None, half_shape, s) == (half_shape, False)
+    assert choose_outline(round_edge, None, s) == (round_edge, False)
+    # An edge that already says leaning is not contradicted by a thinner silhouette.
+    leaning_edge = Ellipse(100.0, 100.0, 96.0, 80.0, 0.0)
+    assert choose_outline(leaning_edge, half_shape, s) == (half_shape, False)
+
+
+def test_the_watch_takes_the_empty_floors_still_and_hands_it_on() -> None:
+    from vision.watch import CameraWatch
+
+    rig = Rig.make(4444, coin_px=60.0, tilt=60.0)
+    frames = {"preview": render(rig, None, None, seed=1)}
+    frames["still"] = render(rig, None, None, seed=2, still=True, window=(0, 0, 400, 300))
+
+    class Source:
+        def preview(self) -> Frame:
+            return frames["preview"]
+
+        def still(self) -> Frame:
+            return frames["still"]
+
+        def close(self) -> None:
+            pass
+
+    seen: list[tuple[Frame | None, Frame | None]] = []
+
+    class Spy(Analyser):
+        def analyse(
+            self,
+            preview: Frame,
+            still: Frame | None = None,
+            background: Frame | None = None,
+            empty_still: Frame | None = None,
+        ) -> Observation:
+            seen.append((background, empty_still))
+            return Observation(found=False)
+
+    watch = CameraWatch(lambda: Source(), Spy(calibrate(frames["preview"], rig.layout)))
+    watch.start(0)
+    watch.empty_floor(1)
+    landed = watch.judge(frames["preview"], frames["still"], 2)
+    assert len(seen) == 1
+    assert seen[0][0] is frames["preview"] and seen[0][1] is frames["still"]
+    assert landed.face is Face.UNKNOWN
+
+
+def test_a_silhouette_that_is_only_a_ragged_ring_is_no_silhouette() -> None:
+    rng = np.random.default_rng(5)
+    grain = cv2.GaussianBlur(rng.normal(0, 6, (300, 300)).astype(np.float32), (0, 0), 3)
+    empty = np.asarray(np.clip(np.dstack([150 + grain] * 3), 0, 255), np.uint8)
+    crop = empty.copy()
+    # A silver coin as grey as the floor: only its rim and a stroke of relief
+    # differ (darker than a shadow could make them).
+    cv2.ellipse(crop, ((150.0, 150.0), (96.0, 80.0), 20.0), (40, 40, 40), 5)
+    cv2.line(crop, (130, 140), (170, 160), (40, 40, 40), 4)
+    ring = segment_outline(crop, empty, 96.0)
+    assert ring is not None  # the ring alone fits an ellipse ...
+    assert segment_outline(crop, empty, 96.0, min_fill=0.7) is None  # ... hardly filled
+    solid = empty.copy()
+    cv2.ellipse(solid, ((150.0, 150.0), (96.0, 80.0), 20.0), (40, 40, 40), -1)
+    filled = segment_outline(solid, empty, 96.0, min_fill=0.7)
+    assert filled is not None and abs(filled.ratio - 80 / 96) < 0.03
