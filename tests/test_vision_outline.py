@@ -3,6 +3,8 @@ segmentation against the empty floor, and a coin too near the line to call."""
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -10,7 +12,13 @@ cv2 = pytest.importorskip("cv2")
 
 from vision.analyse import MASK_STEP, Analyser, Settings  # noqa: E402
 from vision.calibration import calibrate  # noqa: E402
-from vision.coinface import coin_mask, find_outline, segment_outline  # noqa: E402
+from vision.coinface import (  # noqa: E402
+    Ellipse,
+    coin_mask,
+    face_feature,
+    find_outline,
+    segment_outline,
+)
 from vision.synth.art import CoinDesign  # noqa: E402
 from vision.synth.scene import Landing, Rig, render, still_window  # noqa: E402
 
@@ -81,3 +89,24 @@ def test_a_coin_too_near_the_line_is_the_spotters_call() -> None:
     assert obs.zone is None
     assert obs.verdict == "indeterminate"
     assert any("too close to call" in r for r in obs.reasons)
+
+
+def test_a_face_outlined_past_the_crops_corner_reads_no_uninitialised_memory() -> None:
+    # The polar warp of a face whose outline runs past the crop (the crop's
+    # corner, or beyond) has samples with no source pixel: they must read as
+    # nothing, not as whatever memory the warp's output was given (NaN made
+    # NumPy warn of an invalid cast, and a finite leftover would count as
+    # the design).
+    crop = np.asarray(np.random.default_rng(0).integers(0, 255, (154, 154, 3)), np.uint8)
+    outlines = [
+        Ellipse(x, y, d, d, 0.0)
+        for x, y in ((0.0, 0.0), (153.0, 153.0), (200.0, 0.0), (1000.0, 1000.0))
+        for d in (30.0, 96.0, 150.0)
+    ]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        first = [face_feature(crop, e) for e in outlines]
+        again = [face_feature(crop, e) for e in reversed(outlines)][::-1]
+    for e, a, b in zip(outlines, first, again, strict=True):
+        assert np.isfinite(a).all(), e
+        assert np.allclose(a, b, rtol=0, atol=1e-6), e

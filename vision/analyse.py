@@ -57,6 +57,13 @@ class Settings:
     disagree: float = 0.06
     """The edge and the silhouette against the empty still differ by more
     than this in axis ratio: flat or leaning is the spotter's call."""
+    round_edge: float = 0.93
+    """An edge fit at least this round with a silhouette below
+    ``flat_silhouette``: the two disagree (a leaning coin's edge, even merged
+    with its rim band, rarely measures this round; a flat coin's silhouette
+    reads less round than it is where part of it matches the floor), so flat
+    or leaning is the spotter's call, not a cleet. Chosen on rigs 50000-50019
+    and 80000-80019 (not the benchmark's)."""
     crop_px: int = 96
     extent: float = 1.6
     """The crop reaches this many diameters from the located centre."""
@@ -281,13 +288,14 @@ def choose_outline(
     out; an edge merged with the shadow or a line measures a flat coin too
     oval, one merged with a leaning coin's rim band too round). When the edge
     says flat and the silhouette much less round, part of the coin matches
-    the floor (silver on a white line) or the edge is a ghost: unsure."""
+    the floor (silver on a white line) or the edge is a ghost: unsure; so
+    too when the edge is round (``round_edge``) and the silhouette says
+    anything but flat."""
     if shape is None:
         return edge, False
-    unsure = (
-        edge is not None
-        and edge.ratio >= settings.flat_ratio
-        and edge.ratio - shape.ratio > settings.disagree
+    unsure = edge is not None and (
+        (edge.ratio >= settings.flat_ratio and edge.ratio - shape.ratio > settings.disagree)
+        or (edge.ratio >= settings.round_edge and shape.ratio < settings.flat_silhouette)
     )
     return shape, unsure
 

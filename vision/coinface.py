@@ -177,7 +177,7 @@ def face_feature(crop: Image, outline: Ellipse) -> Feature:
         (POLAR_RADII, POLAR_ANGLES),
         (outline.x, outline.y),
         0.9 * outline.major / 2,
-        cv2.INTER_LINEAR + cv2.WARP_POLAR_LINEAR,
+        cv2.INTER_LINEAR + cv2.WARP_POLAR_LINEAR + cv2.WARP_FILL_OUTLIERS,
     )
     p = np.asarray(polar, np.float64)[:, int(INNER * POLAR_RADII) :]
     p = np.log1p(np.clip(np.nan_to_num(p), 0, None))  # hard edges must not outvote the rest
