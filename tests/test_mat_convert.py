@@ -4,12 +4,14 @@ the engine: tiddly counts and squidge-off winners from rendered frames."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from controller.games.tiddlywinks.geometry import (
     Colour,
     MatSpec,
     Place,
     Wink,
+    inconsistencies,
     new_mat,
     squidge_nearest,
     tiddlies,
@@ -100,3 +102,23 @@ def test_the_whole_mat_round_trips_to_a_complete_shot() -> None:
     for w in winks:
         x, y = got[w.id]
         assert abs((x or 0.0) - w.x) < 1.0 and abs((y or 0.0) - w.y) < 1.0
+
+
+@pytest.mark.parametrize(("rig_seed", "closer"), [(50, False), (51, True), (52, True)])
+def test_an_overlap_wholly_under_a_third_wink_goes_to_the_umpire(
+    rig_seed: int, closer: bool
+) -> None:
+    # r1 lies on g1, but y1 lies over their whole overlap: from above nothing
+    # says which of g1 and r1 is on top, so neither is, and the engine's
+    # consistency check (its notice cites 14) asks the umpire
+    truth = MatScene((TrueWink("g1", 200.0, 100.0), TrueWink("r1", 215.0, 100.0, 1),
+                      TrueWink("y1", 207.5, 100.0, 2), TrueWink("b1", -300.0, 0.0)))  # fmt: skip
+    rig = MatRig.make(seed=rig_seed)
+    still = (lambda box: render(rig.still(box), truth, seed=9)) if closer else None
+    obs = analyse(render(rig, truth, seed=rig_seed), hfov_deg=rig.hfov_deg, still=still)
+    played = tuple(Wink(w.id, Place.FIELD, w.x, w.y) if w.id in {t.id for t in truth.winks} else w
+                   for w in new_mat())  # fmt: skip
+    mat = place_winks(MatSpec(), played, to_sightings(obs, played).sightings)
+    by_id = {w.id: w for w in mat}
+    assert set(by_id["y1"].on) == {"g1", "r1"}
+    assert inconsistencies(mat) == ["g1 and r1 overlap but neither is on the other"]

@@ -4,6 +4,7 @@ against the renderer's ground truth."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from controller.games.tiddlywinks.geometry import Colour
 from vision.mat.analyse import analyse
@@ -162,3 +163,17 @@ def test_one_colour_read_clear_of_a_third_wink_over_both() -> None:
         assert not {("b5", "b4"), ("r5", "r4")} & seen, rig_seed
         right += {("b4", "b5"), ("r4", "r5")} <= seen
     assert right >= 5
+
+
+@pytest.mark.parametrize("rig_seed", [60, 61])
+def test_one_colour_pair_ordered_by_a_wink_of_another_between_them(rig_seed: int) -> None:
+    # seed 1006: y6 on r5, r6 on y6 and on r5. y6's edges and shadow lie on
+    # both reds' edges, which read r5 on r6; y6 between them says otherwise
+    scene = MatScene((TrueWink("r5", -37.97, -163.06), TrueWink("y6", -35.89, -155.32, 1),
+                      TrueWink("r6", -41.06, -150.53, 2), TrueWink("b1", 300.0, 0.0)))  # fmt: skip
+    rig = MatRig.make(seed=rig_seed)
+    still = lambda box: render(rig.still(box), scene, seed=rig_seed + 1)  # noqa: E731
+    obs = analyse(render(rig, scene, seed=rig_seed), hfov_deg=rig.hfov_deg, still=still)
+    m = match(obs, scene)
+    seen = {(m[w.index].id, m[b].id) for w in obs.winks for b in w.on if w.index in m and b in m}
+    assert seen == {("y6", "r5"), ("r6", "y6"), ("r6", "r5")}

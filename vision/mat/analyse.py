@@ -17,7 +17,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from controller.games.tiddlywinks.geometry import MatSpec, Place, Wink
+from controller.games.tiddlywinks.geometry import COLOURS, Colour, MatSpec, Place, Wink
 from controller.games.tiddlywinks.geometry import in_field as geo_in_field
 from controller.games.tiddlywinks.geometry import on_mat as geo_on_mat
 from controller.games.tiddlywinks.geometry import pot_distance as geo_pot_distance
@@ -26,7 +26,16 @@ from vision.mat.camera import DEFAULT_HFOV_DEG, MatCalibration, calibrate_mat
 from vision.mat.closer import Still
 from vision.mat.layout import WINK_THICKNESS_MM, MatLayout
 from vision.mat.model import MatObservation, PotView, SeenWink
-from vision.mat.pot import Pot, find_pot, near, polygon_mask, pot_mask, potted
+from vision.mat.pot import (
+    VIDEO_PATCH_MM,
+    Pot,
+    find_pot,
+    near,
+    opening_box,
+    polygon_mask,
+    pot_mask,
+    potted,
+)
 from vision.mat.winks import Fit, Found, Picture, find_winks
 from vision.model import Frame
 
@@ -66,10 +75,25 @@ class MatAnalyser:
             found = closer.look(found, still, self.cal, pot, spec, self.still_scale)
         pot_view = None
         if pot is not None:
-            pot_view = PotView(pot.x, pot.y, pot.rim, potted(found.masks, self.cal, pot, spec))
+            pot_view = PotView(pot.x, pot.y, pot.rim, self.potted(frame, still, pot))
         return MatObservation(
             tuple(self._seen(i, f, found, pot) for i, f in enumerate(found.fits)),
             pot_view, self.cal.rms_mm)  # fmt: skip
+
+    def potted(self, frame: Frame, still: Still | None, pot: Pot) -> dict[Colour, int]:
+        """The potted winks, counted in the still when there is one (about
+        four times the video's pixels per mm), else in the video frame."""
+        spec = self.layout.spec
+        if still is not None:
+            counts = closer.in_pot(still, self.cal, pot, spec, self.still_scale)
+            if counts is not None:
+                return counts
+        box = opening_box(self.cal, pot, spec)
+        if box is None:
+            return dict.fromkeys(COLOURS, 0)
+        x0, y0, w, h = box
+        crop = frame.image[y0 : y0 + h, x0 : x0 + w]
+        return potted(crop, self.cal.crop(1.0, box), pot, spec, VIDEO_PATCH_MM)
 
     def _seen(self, i: int, f: Fit, found: Found, pot: Pot | None) -> SeenWink:
         spec = self.layout.spec

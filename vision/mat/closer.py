@@ -18,10 +18,10 @@ from collections.abc import Callable
 
 import numpy as np
 
-from controller.games.tiddlywinks.geometry import MatSpec
+from controller.games.tiddlywinks.geometry import Colour, MatSpec
 from vision.mat.camera import MatCalibration
 from vision.mat.layout import WINK_THICKNESS_MM
-from vision.mat.pot import Pot, pot_mask
+from vision.mat.pot import Pot, opening_box, pot_mask, potted
 from vision.mat.winks import Fit, Found, Picture, find_winks
 from vision.model import Frame
 
@@ -117,6 +117,18 @@ def look(found: Found, still: Still, cal: MatCalibration, pot: Pot | None, spec:
             kept = [i for i in kept if not near(found.fits[i])]
             extra.append((got, inside))
     return _merge(found, kept, extra)
+
+
+def in_pot(
+    still: Still, cal: MatCalibration, pot: Pot, spec: MatSpec, scale: float
+) -> dict[Colour, int] | None:
+    """The potted winks of each colour, counted in the still's crop of the
+    pot's opening (:func:`~vision.mat.pot.potted`); None when the opening is
+    not wholly in the picture."""
+    box = opening_box(cal, pot, spec, scale)
+    if box is None:
+        return None
+    return potted(still(box).image, cal.crop(scale, box), pot, spec)
 
 
 def _merge(found: Found, kept: list[int], extra: list[tuple[Found, list[int]]]) -> Found:

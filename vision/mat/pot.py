@@ -3,6 +3,7 @@ the winks seen through its opening."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import cv2
@@ -13,7 +14,7 @@ from controller.games.tiddlywinks.geometry import COLOURS, Colour, MatSpec
 from vision.mat.camera import MatCalibration
 from vision.mat.fit import fixed_fit, kasa
 from vision.mat.layout import POT_FLOOR_MM, POT_HEIGHT_MM, POT_WALL_MM, WINK_THICKNESS_MM
-from vision.mat.segment import Mask, candidates, sample
+from vision.mat.segment import Mask, colour_masks, sample
 
 Floats = NDArray[np.float64]
 
@@ -81,25 +82,67 @@ def pot_mask(cal: MatCalibration, pot: Pot, spec: MatSpec) -> Mask:
     return polygon_mask(cal.size, np.vstack([top, base]))
 
 
-def potted(
-    masks: dict[Colour, Mask], cal: MatCalibration, pot: Pot, spec: MatSpec
-) -> dict[Colour, int]:
-    """Winks of each colour seen through the opening (each counted once
-    when a fair part of it shows)."""
-    opening = cal.to_pixels(circle(pot.x, pot.y, spec.pot_rim_mm / 2 - POT_WALL_MM - 0.5),
-                            POT_HEIGHT_MM)  # fmt: skip
-    x0, y0 = np.floor(opening.min(axis=0)).astype(int)
-    x1, y1 = np.ceil(opening.max(axis=0)).astype(int) + 1
-    window = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.fillPoly(window, [np.round(opening - [x0, y0]).astype(np.int32)], 255)
-    crops: dict[Colour, Mask] = {
-        c: np.asarray(cv2.bitwise_and(m[y0:y1, x0:x1], window), np.uint8) for c, m in masks.items()
-    }
-    r_small = 8.0 * cal.px_per_mm(pot.x, pot.y, POT_FLOOR_MM + WINK_THICKNESS_MM)
+PATCH_MM = 4.5
+"""A colour patch seen through the opening at least this thick is a potted
+wink's (thinner: a sliver past the wink above, or the colour bleeding into
+a dark edge). Chosen on seeds 30000-30199 (``bench.mat --potted``)."""
+VIDEO_PATCH_MM = 8.8
+"""The same in a video frame (about 0.7 px per mm): thinner patches there
+are as often colours blended at the edges of two winks."""
+CLUSTER_MM = 12.5
+"""Patches of one colour within this of a thicker one are the same wink's
+(a wink split in two by one lying across it; a large wink's radius is 11)..."""
+SPAN_MM = 23.0
+"""... if both fit in one wink: the patches' inscribed discs span at most
+a large wink's 22 mm (with 1 mm for the pixels). A crescent next to a whole
+face of its colour is another wink, however near."""
+
+
+def opening_box(cal: MatCalibration, pot: Pot, spec: MatSpec, scale: float = 1.0
+                ) -> tuple[int, int, int, int] | None:  # fmt: skip
+    """The pixels round the pot's opening (x0, y0, width, height) in a
+    picture ``scale`` times finer than ``cal``'s (a still), or None when the
+    opening is not wholly in the picture."""
+    uv = scale * (cal.to_pixels(_opening(pot, spec), POT_HEIGHT_MM) + 0.5) - 0.5
+    x0, y0 = np.floor(uv.min(axis=0)).astype(int) - 2
+    x1, y1 = np.ceil(uv.max(axis=0)).astype(int) + 3
+    w, h = round(cal.size[0] * scale), round(cal.size[1] * scale)
+    if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
+        return None
+    return (int(x0), int(y0), int(x1 - x0), int(y1 - y0))
+
+
+def _opening(pot: Pot, spec: MatSpec) -> Floats:
+    return circle(pot.x, pot.y, spec.pot_rim_mm / 2 - POT_WALL_MM - 0.5)
+
+
+def potted(image: NDArray[np.uint8], cal: MatCalibration, pot: Pot, spec: MatSpec,
+           patch_mm: float = PATCH_MM) -> dict[Colour, int]:  # fmt: skip
+    """Winks of each colour seen through the opening in ``image`` (a crop
+    round the opening, :func:`opening_box`, whose calibration is ``cal``):
+    each colour patch at least ``patch_mm`` thick is a wink, but patches
+    within :data:`CLUSTER_MM` of a thicker one of their colour are counted
+    with it. Two winks of one colour stacked and showing as one patch count
+    as one."""
+    window = polygon_mask(cal.size, cal.to_pixels(_opening(pot, spec), POT_HEIGHT_MM))
+    ppm = cal.px_per_mm(pot.x, pot.y, POT_FLOOR_MM + WINK_THICKNESS_MM)
+    least, near, span = patch_mm / 2 * ppm, CLUSTER_MM * ppm, SPAN_MM * ppm
     counts = dict.fromkeys(COLOURS, 0)
-    for c in candidates(crops, r_small):
-        if c.depth_px >= 0.55 * r_small:
-            counts[c.colour] += 1
+    for colour, mask in colour_masks(image, window).items():
+        left = np.pad(mask, 1)
+        kept: list[tuple[int, int, float]] = []
+        for _ in range(12):
+            dist = cv2.distanceTransform(left, cv2.DIST_L2, 5)
+            _, depth, _, (px, py) = cv2.minMaxLoc(dist)
+            if depth < least:
+                break
+            if all(
+                (gap := math.hypot(px - u, py - v)) > near or gap + depth + d > span
+                for u, v, d in kept
+            ):
+                kept.append((px, py, depth))
+            cv2.circle(left, (px, py), round(depth + 1.0), 0, -1)
+        counts[colour] = len(kept)
     return counts
 
 
@@ -108,4 +151,4 @@ def near(pot: Pot | None, spec: MatSpec) -> tuple[float, float]:
     return (spec.pot_x_mm, spec.pot_y_mm) if pot is None else (pot.x, pot.y)
 
 
-__all__ = ["Pot", "circle", "find_pot", "near", "polygon_mask", "pot_mask", "potted"]
+__all__ = ["Pot", "circle", "find_pot", "near", "opening_box", "polygon_mask", "pot_mask", "potted"]

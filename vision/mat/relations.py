@@ -30,6 +30,11 @@ SQUOP_OVERLAP_MM = 1.0
 0.5 mm (touching winks may be measured overlapping that much); real squops
 overlap far more."""
 
+SHOWN_MM2 = 0.3
+"""The least part of an overlap that must show (mm²) for its colour to say
+which wink is on top; an overlap wholly under third winks is reported with
+neither on top (the engine's consistency check then asks the umpire, 14)."""
+
 Circle = tuple[float, float, float, float]
 """x, y, radius, face height (mm)."""
 
@@ -56,6 +61,20 @@ def lens_share(mask_a: Mask, mask_b: Mask, cal: MatCalibration, a: Circle, b: Ci
     na = float(sample(mask_a, px).sum())
     nb = float(sample(mask_b, px).sum())
     return (0.5 if na + nb == 0 else na / (na + nb)), len(lens)
+
+
+def shown_mm2(a: Circle, b: Circle, over: Sequence[Circle], step: float = 0.1) -> float:
+    """The area (mm²) of the overlap of a and b not under ``over`` (third
+    winks lying on either, with their 0.5 mm dark edges)."""
+    x0, x1 = max(a[0] - a[2], b[0] - b[2]), min(a[0] + a[2], b[0] + b[2])
+    y0, y1 = max(a[1] - a[2], b[1] - b[2]), min(a[1] + a[2], b[1] + b[2])
+    if x1 <= x0 or y1 <= y0:
+        return 0.0
+    gx, gy = np.meshgrid(np.arange(x0, x1, step) + step / 2, np.arange(y0, y1, step) + step / 2)
+    keep = (np.hypot(gx - a[0], gy - a[1]) < a[2]) & (np.hypot(gx - b[0], gy - b[1]) < b[2])
+    for o in over:
+        keep &= np.hypot(gx - o[0], gy - o[1]) > o[2] + 0.5
+    return float(keep.sum()) * step * step
 
 
 def fill(mask: Mask, cal: MatCalibration, a: Circle, others: Sequence[Circle] = ()) -> float:
@@ -103,9 +122,14 @@ def stack(circ: list[Circle], colours: list[Colour], masks: dict[Colour, Mask],
     overlap is mostly under a third wink of either colour (a pile of three)
     is then decided by the overlap less only those third winks that the
     clear pairs do not put under either, else by the pile's levels from the
-    clear pairs, and only failing that by the whole overlap's colour."""
+    clear pairs, and only failing that by the whole overlap's colour, if at
+    least :data:`SHOWN_MM2` of it shows clear of the winks lying on either
+    (else neither is on the other). A pair of one colour that a wink of
+    another colour overlaps both of is ordered by it when it lies on one and
+    under the other, else by the edges."""
     on: dict[int, set[int]] = {i: set() for i in range(len(circ))}
     unsure: list[tuple[int, int, list[int]]] = []
+    same: list[tuple[int, int, list[int]]] = []
     for upper, lower in known:
         on[upper].add(lower)
     told = {frozenset(p) for p in known}
@@ -114,6 +138,12 @@ def stack(circ: list[Circle], colours: list[Colour], masks: dict[Colour, Mask],
             continue
         ci, cj = colours[i], colours[j]
         if ci is cj:
+            between = [k for k, c in enumerate(circ) if colours[k] is not ci
+                       and overlap(c, circ[i]) > SQUOP_OVERLAP_MM
+                       and overlap(c, circ[j]) > SQUOP_OVERLAP_MM]  # fmt: skip
+            if between:  # perhaps between them: see first how it lies with each
+                same.append((i, j, between))
+                continue
             i_on_top = _edge_over(grey, cal, circ, i, j)
         else:
             others = [k for k, c in enumerate(circ) if k not in (i, j) and colours[k] in (ci, cj)
@@ -125,6 +155,16 @@ def stack(circ: list[Circle], colours: list[Colour], masks: dict[Colour, Mask],
                 continue
             i_on_top = share > 0.5
         on[i if i_on_top else j].add(j if i_on_top else i)
+    for i, j, between in same:
+        # a wink of another colour on one and under the other orders them (its
+        # edges and shadow on the two make the edges' darkness unreliable)
+        if any(k in on[i] and j in on[k] for k in between):
+            i_on_top = True
+        elif any(k in on[j] and i in on[k] for k in between):
+            i_on_top = False
+        else:
+            i_on_top = _edge_over(grey, cal, circ, i, j)
+        on[i if i_on_top else j].add(j if i_on_top else i)
     levels = pile_levels(len(circ), on)
     for i, j, others in unsure:
         ci, cj = colours[i], colours[j]
@@ -135,6 +175,9 @@ def stack(circ: list[Circle], colours: list[Colour], masks: dict[Colour, Mask],
         if len(over) < len(others) and n >= 6 and abs(share - 0.5) >= 0.25:
             i_on_top = share > 0.5
         elif levels[i] == levels[j]:
+            above = [c for k, c in enumerate(circ) if k not in (i, j) and on[k] & {i, j}]
+            if shown_mm2(circ[i], circ[j], above) < SHOWN_MM2:
+                continue  # nothing of the overlap shows: neither is said to be on top
             i_on_top = lens_share(masks[ci], masks[cj], cal, circ[i], circ[j])[0] > 0.5
         on[i if i_on_top else j].add(j if i_on_top else i)
     return on

@@ -109,6 +109,12 @@ class MatRig:
                    (reach * math.cos(a), reach * math.sin(a)), float(rng.uniform(0.3, 0.9)),
                    float(rng.uniform(*noise)))  # fmt: skip
 
+    @property
+    def eye(self) -> tuple[float, float, float]:
+        """The camera's centre in mat mm (x, y, height above the mat)."""
+        x, y, z = self.camera.position
+        return (float(x), -float(y), float(z))
+
     def projection(self) -> Matrix:
         """Mat (x, y, z) mm to pixels: the camera's projection, with the mat's
         y (upwards in the image) as the camera's floor -y."""

@@ -11,11 +11,21 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+import numpy as np
+from numpy.typing import NDArray
+
 from controller.games.tiddlywinks.geometry import wink_colour, wink_size
+from vision.mat.layout import POT_FLOOR_MM, POT_HEIGHT_MM, POT_WALL_MM, WINK_THICKNESS_MM
 from vision.mat.model import MatObservation
 from vision.mat.synth.scene import MatScene, TrueWink, overlap
 
 MATCH_MM = 6.0
+PLAIN_MM = 6.0
+"""A potted wink showing a patch at least this thick through the opening
+must be counted (:func:`potted_bounds`)."""
+EDGE_MM = 0.5
+"""A wink's dark edge beyond its face (the renderer's), which hides the
+colour of whatever is under it."""
 
 
 @dataclass(slots=True)
@@ -35,6 +45,8 @@ class Tally:
     touching_false: int = 0
     potted_frames: int = 0
     potted_right: int = 0
+    potted_right_old: int = 0
+    """Against the old exact truth (:func:`visible_potted`), for comparison."""
     wrong: list[str] = field(default_factory=list)
 
 
@@ -58,8 +70,10 @@ def match(obs: MatObservation, scene: MatScene) -> dict[int, TrueWink]:
 
 
 def visible_potted(scene: MatScene) -> dict[str, int]:
-    """Potted winks of each colour not mostly hidden under other potted winks
-    (the renderer's ground truth for what the opening shows)."""
+    """Potted winks of each colour not mostly hidden under other potted winks:
+    the benchmark's old exact truth, kept for comparison only. It wrongly
+    hides winks that show a plain crescent past the wink above (seed 1039:
+    10.6 mm); :func:`potted_bounds` is the truth now."""
     pot = scene.potted()
     out: dict[str, int] = {}
     for w in pot:
@@ -70,7 +84,67 @@ def visible_potted(scene: MatScene) -> dict[str, int]:
     return out
 
 
-def tally(obs: MatObservation, scene: MatScene, t: Tally, tag: str = "") -> None:
+Eye = tuple[float, float, float]
+"""The camera's centre in mat mm (x, y, height)."""
+Grid = NDArray[np.float64]
+
+
+def _ray(gx: Grid, gy: Grid, z: float, h: float, eye: Eye | None) -> tuple[Grid, Grid]:
+    """Where the rays from points at height ``z`` to ``eye`` cross height ``h``."""
+    if eye is None:
+        return gx, gy
+    k = (h - z) / (eye[2] - z)
+    return gx + k * (eye[0] - gx), gy + k * (eye[1] - gy)
+
+
+def potted_shows(scene: MatScene, eye: Eye | None = None, step: float = 0.25) -> dict[str, float]:
+    """How thick (mm) the widest patch of each potted wink's face is that the
+    camera at ``eye`` (straight above each point when None) sees through the
+    pot's opening, past the potted winks above it (with their dark edges);
+    0.0 for a wink wholly hidden."""
+    spec = scene.spec
+    pot = scene.potted()
+    opening = spec.pot_rim_mm / 2 - POT_WALL_MM
+    out: dict[str, float] = {}
+    for w in pot:
+        z = POT_FLOOR_MM + WINK_THICKNESS_MM * (w.level + 1)
+        xs = np.arange(-w.radius, w.radius + step, step)
+        gx, gy = np.meshgrid(xs + w.x, xs + w.y)
+        seen = np.hypot(gx - w.x, gy - w.y) <= w.radius
+        ox, oy = _ray(gx, gy, z, POT_HEIGHT_MM, eye)
+        seen &= np.hypot(ox - spec.pot_x_mm, oy - spec.pot_y_mm) < opening
+        for o in pot:
+            if o.level > w.level:
+                ux, uy = _ray(gx, gy, z, POT_FLOOR_MM + WINK_THICKNESS_MM * (o.level + 1), eye)
+                seen &= np.hypot(ux - o.x, uy - o.y) > o.radius + EDGE_MM
+        if not seen.any():
+            out[w.id] = 0.0
+            continue
+        import cv2  # only here, as in scene.shows
+
+        depth = cv2.distanceTransform(np.pad(seen, 1).astype(np.uint8), cv2.DIST_L2, 5)
+        out[w.id] = float(2 * depth.max() * step)
+    return out
+
+
+def potted_bounds(scene: MatScene, eye: Eye | None = None) -> dict[str, tuple[int, int]]:
+    """For each colour, the potted counts a camera at ``eye`` may fairly
+    report: at least the winks showing a patch :data:`PLAIN_MM` thick through
+    the opening, at most the winks showing at all (a wink whose visible part
+    is a thin sliver, or hidden under one of its own colour, may be missed;
+    a wink wholly hidden cannot be seen)."""
+    shows = potted_shows(scene, eye)
+    out: dict[str, tuple[int, int]] = {}
+    for wid, thick in shows.items():
+        c = wink_colour(wid).value
+        lo, hi = out.get(c, (0, 0))
+        out[c] = (lo + (thick >= PLAIN_MM), hi + (thick > 0))
+    return out
+
+
+def tally(
+    obs: MatObservation, scene: MatScene, t: Tally, tag: str = "", eye: Eye | None = None
+) -> None:
     """Add one frame's comparison to ``t``."""
     m = match(obs, scene)
     seen_ids = {tw.id for tw in m.values()}
@@ -91,12 +165,15 @@ def tally(obs: MatObservation, scene: MatScene, t: Tally, tag: str = "") -> None
                 t.wrong.append(f"{tag}{tw.id} seen as {w.size} mm")
     _squops(obs, scene, m, t, tag)
     seen = {c.value: n for c, n in obs.pot.potted.items()} if obs.pot else {}
-    want = visible_potted(scene)
+    colours = ("blue", "green", "red", "yellow")
+    old = visible_potted(scene)
+    t.potted_right_old += all(seen.get(c, 0) == old.get(c, 0) for c in colours)
+    bounds = potted_bounds(scene, eye)
     t.potted_frames += 1
-    if all(seen.get(c, 0) == want.get(c, 0) for c in ("blue", "green", "red", "yellow")):
+    if all(bounds.get(c, (0, 0))[0] <= seen.get(c, 0) <= bounds.get(c, (0, 0))[1] for c in colours):
         t.potted_right += 1
     else:
-        t.wrong.append(f"{tag}potted seen {seen} want {want}")
+        t.wrong.append(f"{tag}potted seen {seen} want {bounds}")
 
 
 def _squops(
