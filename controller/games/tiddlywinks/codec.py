@@ -92,7 +92,10 @@ def encode(event: Event) -> tuple[str, dict[str, JSON]]:
         return common
     match event:
         case Squidge():
-            return "squidge", {"winks": _winks(event.winks)}
+            squidge: dict[str, JSON] = {"winks": _winks(event.winks)}
+            if event.pending:
+                squidge["pending"] = list(event.pending)
+            return "squidge", squidge
         case Shot():
             return "shot", _shot(event)
         case Pass():

@@ -34,9 +34,15 @@ class Sighting:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Squidge(Event):
-    """The squidge-off (5(a)): where each colour's wink came to rest."""
+    """The squidge-off (5(a)): where each colour's wink came to rest.
+
+    ``pending`` (the camera's, :mod:`.camera_squidge`) says why the
+    squidge-off cannot be judged yet: colours still waiting, or what the
+    umpire must decide; ``winks`` then lists the colours already done.
+    """
 
     winks: tuple[Sighting, ...]
+    pending: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -68,6 +68,11 @@ def on_squidge(step: Step, event: Squidge) -> None:
     if state.phase is not Phase.SQUIDGE_OFF:
         step.notice(None, "squidge-off disregarded: it is over")
         return
+    if event.pending:  # the camera: not yet, or the umpire decides; told once per change
+        if event.pending != state.squidge_pending:
+            step.update(squidge_pending=event.pending)
+            step.notice("5(a)", f"squidge-off: {'; '.join(event.pending)}")
+        return
     colours = [wink_colour(s.id) for s in event.winks]
     if sorted(colours, key=COLOURS.index) != list(state.contenders):
         want = ", ".join(c.value for c in state.contenders)
@@ -83,7 +88,7 @@ def on_squidge(step: Step, event: Squidge) -> None:
     }
     if len(nearest) > 1:
         names = ", ".join(c.value for c in nearest)
-        step.update(contenders=nearest)
+        step.update(contenders=nearest, squidge_pending=())
         step.emit(
             RulingKind.SQUIDGE_OFF,
             "5(a)",
@@ -94,7 +99,7 @@ def on_squidge(step: Step, event: Squidge) -> None:
         )
         return
     winner = nearest[0]
-    step.update(winner=winner, phase=Phase.PLAY, mat=new_mat(), contenders=())
+    step.update(winner=winner, phase=Phase.PLAY, mat=new_mat(), contenders=(), squidge_pending=())
     step.emit(
         RulingKind.SQUIDGE_OFF,
         "5(a)",

@@ -143,9 +143,9 @@ def _sightings(
     return out
 
 
-def _squidge(table: Table, settings: Settings) -> tuple[Sighting, ...]:
+def _squidge(table: Table, settings: Settings, required: bool = True) -> tuple[Sighting, ...]:
     if not table.has("frame"):
-        return _sightings(table, "winks", squidge=True)
+        return _sightings(table, "winks", squidge=True, required=required)
     from vision.mat.scenario import squidge_sightings  # frame level: 5(a) from the picture
 
     if table.has("winks"):
@@ -224,7 +224,9 @@ def parse_input(
     """
     event: Event
     if kind == "squidge":
-        event = Squidge(t_ns=t_ns, winks=_squidge(table, settings))
+        pending = tuple(table.strings("pending", []))
+        winks = _squidge(table, settings, required=not pending)
+        event = Squidge(t_ns=t_ns, winks=winks, pending=pending)
     elif kind == "shot":
         event = _shot(table, t_ns, settings, mat)
     elif kind == "pass":

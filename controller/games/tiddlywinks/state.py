@@ -139,6 +139,8 @@ class State:
     settings: Settings
     phase: Phase = Phase.SQUIDGE_OFF
     contenders: tuple[Colour, ...] = COLOURS
+    squidge_pending: tuple[str, ...] = ()
+    """Why the camera's squidge-off could not be judged, as last told (5(a))."""
     winner: Colour | None = None
     mat: Mat = NEW_MAT
     turn: Colour = Colour.BLUE
