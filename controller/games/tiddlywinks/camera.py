@@ -18,6 +18,9 @@ drives a :class:`MatCamera` (a :class:`~controller.camera.TableCamera`) in
   each settled still (or the shot button's, at once) against the line-up
   (:class:`~controller.games.tiddlywinks.camera_squidge.SquidgeWatch`): the
   ``squidge`` input it gives is journaled like a shot;
+- the still each shot and squidge was read from is kept beside the journal
+  (:mod:`~controller.games.tiddlywinks.camera_evidence`), its path in the
+  input's ``evidence``;
 - every still is checked against the calibration: markers more than
   :data:`~vision.mat.camera.MOVED_MM` from where they were (the camera
   knocked, the mat pushed) recalibrate the mat from that still before it is
@@ -33,12 +36,16 @@ OpenCV is imported only here, when a tiddlywinks table has a camera.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Callable
-from typing import Any
+from pathlib import Path
+from typing import Any, TypeVar
 
 from controller.camera import POLL_NS
+from controller.games.tiddlywinks.camera_evidence import Evidence
 from controller.games.tiddlywinks.camera_squidge import SquidgeWatch
+from controller.games.tiddlywinks.events import Shot, Squidge
 from controller.games.tiddlywinks.geometry import MatSpec
 from controller.games.tiddlywinks.state import Phase, State
 from controller.model import Event
@@ -52,6 +59,7 @@ from vision.settings import CameraSettings, SourceKind
 from vision.sources import FrameSource, open_source
 
 log = logging.getLogger(__name__)
+_Read = TypeVar("_Read", Shot, Squidge)
 
 
 def open_mat_source(settings: CameraSettings, spec: MatSpec | None = None) -> FrameSource:
@@ -86,14 +94,20 @@ class MatCamera:
     """Shots from the settled mat and the shot button; everything in ``mono_ns``."""
 
     def __init__(
-        self, settings: CameraSettings, open_camera: Callable[[], FrameSource] | None = None
+        self,
+        settings: CameraSettings,
+        open_camera: Callable[[], FrameSource] | None = None,
+        journal: Path | None = None,
     ) -> None:
-        """``open_camera`` replaces the configured source (a test's renderer)."""
+        """``open_camera`` replaces the configured source (a test's renderer);
+        ``journal``: evidence stills are kept beside it (None: none kept)."""
         self.settings = settings
         self.link = CameraLink(open_camera or (lambda: open_mat_source(settings)))
         self.view: MatView | None = None
         self.watch: ShotWatch | None = None
         self.squidge: SquidgeWatch | None = None
+        self.evidence = None if journal is None else Evidence(journal)
+        self._taken: Frame | None = None
         self._next: int | None = None
 
     # -- the TableCamera protocol ------------------------------------------------
@@ -136,7 +150,7 @@ class MatCamera:
         except _NoStill:
             watch.settle.expect_motion(mono)  # look again once frames come back
             return events
-        return events if shot is None else [*events, shot]
+        return events if shot is None else [*events, self._kept("shot", mono, shot)]
 
     def press(self, role: str, mono: int, state: Any) -> list[Event]:
         """The shot button: the shot ends now, the mat taken as it lies."""
@@ -148,7 +162,8 @@ class MatCamera:
         if squidge_due(state):
             return events + self._squidge(mono, state, None, events)
         try:
-            return [*events, self.watch.button(mono, self._still(mono, events), state.mat)]
+            shot = self.watch.button(mono, self._still(mono, events), state.mat)
+            return [*events, self._kept("shot", mono, shot)]
         except _NoStill:
             return events
 
@@ -174,7 +189,15 @@ class MatCamera:
             squidge.contenders = () if fresh else squidge.contenders  # the line-up again
             return []
         found = squidge.look(watch.analyse(still), mono, state.contenders, again=button)
-        return [] if found is None else [found]
+        return [] if found is None else [self._kept("squidge", mono, found)]
+
+    def _kept(self, kind: str, mono: int, read: _Read) -> _Read:
+        """``read`` with the still it was read from saved as its evidence."""
+        still, self._taken = self._taken, None
+        if self.evidence is None or still is None:
+            return read
+        path = self.evidence.save(kind, mono, still)
+        return dataclasses.replace(read, evidence=path) if path else read
 
     def _still(self, mono: int, events: list[Event]) -> Callable[[], Frame]:
         def still() -> Frame:
@@ -183,6 +206,7 @@ class MatCamera:
             if frame is None:
                 raise _NoStill
             self._check_moved(mono, frame, events)
+            self._taken = frame
             return frame
 
         return still

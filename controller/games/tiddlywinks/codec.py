@@ -58,6 +58,8 @@ def _shot(event: Shot) -> dict[str, JSON]:
         out["colour"] = event.colour.value
     if event.complete:
         out["complete"] = True
+    if event.evidence:
+        out["evidence"] = event.evidence
     return out
 
 
@@ -95,6 +97,8 @@ def encode(event: Event) -> tuple[str, dict[str, JSON]]:
             squidge: dict[str, JSON] = {"winks": _winks(event.winks)}
             if event.pending:
                 squidge["pending"] = list(event.pending)
+            if event.evidence:
+                squidge["evidence"] = event.evidence
             return "squidge", squidge
         case Shot():
             return "shot", _shot(event)

@@ -43,6 +43,8 @@ class Squidge(Event):
 
     winks: tuple[Sighting, ...]
     pending: tuple[str, ...] = ()
+    evidence: str = ""
+    """The still it was read from (:mod:`.camera_evidence`), relative to the journal."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -51,13 +53,15 @@ class Shot(Event):
 
     ``winks`` lists the winks that moved (or, with ``complete``, every wink);
     ``wink`` is the wink squidged first, when known; ``colour`` the colour
-    the player meant to play, when known (an out-of-turn shot, 12(b)).
+    the player meant to play, when known (an out-of-turn shot, 12(b));
+    ``evidence`` the camera's still of the settled mat (:mod:`.camera_evidence`).
     """
 
     winks: tuple[Sighting, ...]
     wink: str | None = None
     colour: Colour | None = None
     complete: bool = False
+    evidence: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -176,7 +176,12 @@ def _shot(table: Table, t_ns: int, settings: Settings, mat: Mat | None) -> Shot:
     if complete and len(winks) != len(WINK_IDS):
         raise table.fail("winks", f"a complete observation lists all 24 winks, got {len(winks)}")
     return Shot(
-        t_ns=t_ns, winks=winks, wink=wink, colour=_colour(table, "colour"), complete=complete
+        t_ns=t_ns,
+        winks=winks,
+        wink=wink,
+        colour=_colour(table, "colour"),
+        complete=complete,
+        evidence=table.string("evidence", ""),
     )
 
 
@@ -226,7 +231,8 @@ def parse_input(
     if kind == "squidge":
         pending = tuple(table.strings("pending", []))
         winks = _squidge(table, settings, required=not pending)
-        event = Squidge(t_ns=t_ns, winks=winks, pending=pending)
+        evidence = table.string("evidence", "")
+        event = Squidge(t_ns=t_ns, winks=winks, pending=pending, evidence=evidence)
     elif kind == "shot":
         event = _shot(table, t_ns, settings, mat)
     elif kind == "pass":

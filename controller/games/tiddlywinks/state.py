@@ -109,6 +109,8 @@ class ShotRecord:
     potted: tuple[str, ...]
     left_field: tuple[str, ...]
     counted: bool = True
+    evidence: str = ""
+    """The still of the settled mat, relative to the journal (the camera's)."""
 
 
 @dataclass(frozen=True, slots=True)
