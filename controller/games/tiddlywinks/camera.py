@@ -18,6 +18,8 @@ drives a :class:`MatCamera` (a :class:`~controller.camera.TableCamera`) in
   each settled still (or the shot button's, at once) against the line-up
   (:class:`~controller.games.tiddlywinks.camera_squidge.SquidgeWatch`): the
   ``squidge`` input it gives is journaled like a shot;
+- the wink a shot was played with is the first seen to move in the previews
+  (:mod:`~controller.games.tiddlywinks.camera_first`), when that is clear;
 - the still each shot and squidge was read from is kept beside the journal
   (:mod:`~controller.games.tiddlywinks.camera_evidence`), its path in the
   input's ``evidence``;
@@ -44,6 +46,7 @@ from typing import Any, TypeVar
 
 from controller.camera import POLL_NS
 from controller.games.tiddlywinks.camera_evidence import Evidence
+from controller.games.tiddlywinks.camera_first import FirstWink
 from controller.games.tiddlywinks.camera_squidge import SquidgeWatch
 from controller.games.tiddlywinks.events import Shot, Squidge
 from controller.games.tiddlywinks.geometry import MatSpec
@@ -143,6 +146,7 @@ class MatCamera:
             assert self.view is not None
             region = mat_region(self.view.calibration, watch.spec, size=frame.size)
             watch.settle = MatSettle(watch.settle.settings, region, frame.size)
+            watch.first = FirstWink(self.view.calibration, frame.size, watch.settle.settings)
         if squidge_due(state):
             return events + self._squidge(mono, state, frame.image, events)
         try:
@@ -228,6 +232,7 @@ class MatCamera:
         self.view = new
         watch.analyse = new.analyse
         watch.settle = MatSettle(watch.settle.settings)  # the mat's pixels again, next preview
+        watch.first = None  # and its discs, from the new calibration
 
     def _ready(self, mono: int, state: Any) -> list[Event]:
         """Calibrate from a still's markers unless done for this mat; after a
