@@ -59,6 +59,50 @@ def test_pending_is_carried_by_the_codec_and_the_scenario_reader() -> None:
     assert bare == Squidge(t_ns=0, winks=(), pending=("waiting",))
 
 
+def _seen(colour: Colour, x: float, y: float, i: int, size: int = 16) -> Any:
+    from vision.mat.model import SeenWink
+
+    return SeenWink(colour, size, x, y, i)
+
+
+def test_a_wink_lying_in_front_before_the_squidge_off_that_moves_is_for_the_umpire() -> None:
+    from controller.games.tiddlywinks.camera_squidge import SquidgeWatch
+    from vision.mat.model import MatObservation, PotView
+
+    pot = PotView(0.0, 0.0, 24.0, dict.fromkeys(COLOURS, 0))
+    behind = [_seen(B, -880.0, 430.0, 0), _seen(G, 880.0, 430.0, 1), _seen(R, 880.0, -430.0, 2),
+              _seen(Y, -880.0, -430.0, 3)]  # fmt: skip
+    stray = _seen(B, -300.0, 100.0, 4)  # a blue wink on the mat before anyone squidged
+    watch = SquidgeWatch(MatSpec())
+    assert watch.look(MatObservation((*behind, stray), pot), 0, COLOURS) is None
+    moved = [_seen(c, x, y, i) for i, (c, x, y) in
+             enumerate([(G, 100.0, 50.0), (R, 0.0, -200.0), (Y, -150.0, -60.0)])]  # fmt: skip
+    later = MatObservation((behind[0], _seen(B, -250.0, 120.0, 4), *moved), pot)
+    squidge = watch.look(later, 1, COLOURS)
+    assert squidge is not None
+    assert any("was not behind the baseline" in p for p in squidge.pending)
+    # blue is otherwise done: nothing of blue's came out from behind its baseline
+    assert [s.id[0] for s in squidge.winks] == ["g", "r", "y"]
+
+
+def test_a_wink_seen_nowhere_says_who_wins_if_it_left_the_mat() -> None:
+    from controller.games.tiddlywinks.camera_squidge import SquidgeWatch
+    from vision.mat.model import MatObservation, PotView
+
+    behind = [_seen(B, -880.0, 430.0, 0), _seen(G, 880.0, 430.0, 1), _seen(R, 880.0, -430.0, 2),
+              _seen(Y, -880.0, -430.0, 3)]  # fmt: skip
+    watch = SquidgeWatch(MatSpec())
+    empty = PotView(0.0, 0.0, 24.0, dict.fromkeys(COLOURS, 0))
+    watch.look(MatObservation(tuple(behind), empty), 0, COLOURS)
+    out = [_seen(G, 100.0, 50.0, 1), _seen(R, 0.0, -300.0, 2), _seen(Y, -150.0, -60.0, 3)]
+    one_potted = PotView(0.0, 0.0, 24.0, {G: 1})  # not green's: its wink is on the mat... or is it?
+    squidge = watch.look(MatObservation(tuple(out), one_potted), 1, COLOURS)
+    assert squidge is not None
+    assert squidge.pending == (
+        "b3 is seen nowhere: if it left the mat, green wins (the umpire decides)",
+    )
+
+
 # --- the line-up against rendered mats ----------------------------------------
 
 cv2 = pytest.importorskip("cv2")

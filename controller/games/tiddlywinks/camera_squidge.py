@@ -102,6 +102,10 @@ def _pair_still(
     return gone, new
 
 
+def _nearest(winks: list[SeenWink], to: SeenWink) -> SeenWink:
+    return min(winks, key=lambda w: math.hypot(w.x - to.x, w.y - to.y))
+
+
 def _potted(obs: MatObservation, colour: Colour) -> int:
     return 0 if obs.pot is None else obs.pot.potted.get(colour, 0)
 
@@ -166,7 +170,12 @@ class SquidgeWatch:
             before = [w for w in lineup.winks if w.colour is colour and w.size == size]
             now = [w for w in obs.winks if w.colour is colour and w.size == size]
             gone, new = _pair_still(before, now)
-            strays += [w for w in gone if _front(self.spec, w) or not w.on_mat]
+            here = [w for w in gone if _front(self.spec, w) or not w.on_mat]
+            for w in here:  # the wink nearest a stray's old place is the stray, moved
+                if new:
+                    new.remove(_nearest(new, w))
+                    gone.remove(w)
+            strays += here
             for w in new:
                 if not w.on_mat:
                     out.append(Sighting(_id(colour, size), round(w.x, 2), round(w.y, 2), off=True))
