@@ -103,6 +103,21 @@ def test_a_wink_seen_nowhere_says_who_wins_if_it_left_the_mat() -> None:
     )
 
 
+@pytest.mark.parametrize(("tie_mm", "then"), [(0.0, "green wins"), (15.0, "green and red tie")])
+def test_what_follows_a_wink_seen_nowhere_uses_the_matchs_tie(tie_mm: float, then: str) -> None:
+    from controller.games.tiddlywinks.camera_squidge import SquidgeWatch
+    from vision.mat.model import MatObservation, PotView
+
+    behind = [_seen(B, -880.0, 430.0, 0), _seen(G, 880.0, 430.0, 1), _seen(R, 880.0, -430.0, 2),
+              _seen(Y, -880.0, -430.0, 3)]  # fmt: skip
+    watch = SquidgeWatch(MatSpec(), tie_mm)
+    watch.look(MatObservation(tuple(behind), PotView(0.0, 0.0, 24.0)), 0, COLOURS)
+    # green 84.8 mm from the pot, red 98 mm, yellow further; blue's wink gone, a wink potted
+    out = [_seen(G, 100.0, 50.0, 1), _seen(R, 0.0, -125.0, 2), _seen(Y, -250.0, -60.0, 3)]
+    squidge = watch.look(MatObservation(tuple(out), PotView(0.0, 0.0, 24.0, {G: 1})), 1, COLOURS)
+    assert squidge is not None and f"if it left the mat, {then}" in squidge.pending[0]
+
+
 # --- the line-up against rendered mats ----------------------------------------
 
 cv2 = pytest.importorskip("cv2")

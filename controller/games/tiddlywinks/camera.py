@@ -252,5 +252,5 @@ class MatCamera:
         self.view = view
         settle = MatSettle(SettleSettings(hold_ms=self.settings.settle_ms))
         self.watch = ShotWatch(view.analyse, settle, spec)
-        self.squidge = SquidgeWatch(spec)
+        self.squidge = SquidgeWatch(spec, state.settings.squidge_tie_mm)
         return events + self.link.health(mono, True, "camera: frames again, mat calibrated")

@@ -114,8 +114,10 @@ class SquidgeWatch:
     """The camera's squidge-off: :meth:`look` at each settled still (or the
     shot button's), given the colours in contention."""
 
-    def __init__(self, spec: MatSpec) -> None:
+    def __init__(self, spec: MatSpec, tie_mm: float = 0.0) -> None:
+        """``tie_mm``: the match's ``squidge_tie_mm`` (what ties, in the notices)."""
         self.spec = spec
+        self.tie_mm = tie_mm
         self.lineup: MatObservation | None = None
         self.contenders: tuple[Colour, ...] = ()
         self._last: Squidge | None = None
@@ -237,7 +239,7 @@ class SquidgeWatch:
             )
             for s in (*(done[c] for c in others), Sighting(_id(colour, 22), off=True))
         ]
-        nearest = squidge_nearest(self.spec, entries)
+        nearest = squidge_nearest(self.spec, entries, self.tie_mm)
         who = " and ".join(c.value for c in nearest)
         verb = "wins" if len(nearest) == 1 else "tie"
         return f"if it left the mat, {who} {verb} (the umpire decides)"
