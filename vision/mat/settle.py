@@ -35,6 +35,7 @@ its calibration, with a margin.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -49,6 +50,7 @@ from controller.games.tiddlywinks.geometry import Mat, MatSpec, Place
 from controller.games.tiddlywinks.observe import merge
 
 if TYPE_CHECKING:
+    from controller.games.tiddlywinks.camera_first import FirstWink
     from vision.mat.camera import MatCalibration
     from vision.mat.model import MatObservation
     from vision.model import Frame
@@ -121,13 +123,19 @@ def _box3(a: Grey) -> Grey:
 def changed(before: Small, after: Small, region: Mask | None, s: SettleSettings) -> int:
     """How many pixels of ``region`` changed from ``before`` to ``after``,
     beyond the light's change and the noise (clipped pixels aside)."""
+    return int(np.count_nonzero(changed_mask(before, after, region, s)))
+
+
+def changed_mask(before: Small, after: Small, region: Mask | None, s: SettleSettings) -> Mask:
+    """The pixels :func:`changed` counts."""
     old, new = before.grey, after.grey
     sel = ~(before.clipped | after.clipped)
     if region is not None:
         sel &= region
+    out = np.zeros(sel.shape, np.bool_)
     x, y = old[sel].astype(np.float64), new[sel].astype(np.float64)
     if x.size < 2:
-        return 0
+        return out
     var = float(x.var())
     gain = float(((x - x.mean()) * (y - y.mean())).mean() / var) if var > 1e-9 else 1.0
     offset = float(y.mean() - gain * x.mean())
@@ -137,7 +145,8 @@ def changed(before: Small, after: Small, region: Mask | None, s: SettleSettings)
     centre = float(np.median(sample))
     sigma = MAD_TO_SIGMA * float(np.median(np.abs(sample - centre)))
     limit = max(s.floor, s.k_sigma * sigma)
-    return int(np.count_nonzero(np.abs(residual - centre) > limit))
+    out[sel] = np.abs(residual - centre) > limit
+    return out
 
 
 class MatSettle:
@@ -165,6 +174,13 @@ class MatSettle:
         self.last_motion_ns: int | None = None
         self.settled_ns: int | None = None
         """When it last settled (the frame :meth:`feed` said True for)."""
+        self.previous: Small | None = None
+        self.current: Small | None = None
+        """The last two frames fed, reduced (the first-wink watcher reads them)."""
+
+    def reduced_region(self, shape: tuple[int, ...]) -> Mask | None:
+        """The region at the reduced frames' ``shape`` (None: all of it)."""
+        return self._reduced_region(shape)
 
     def _reduced_region(self, shape: tuple[int, ...]) -> Mask | None:
         if self._full_region is None:
@@ -188,6 +204,7 @@ class MatSettle:
     def feed(self, image: NDArray[np.generic], t_ns: int) -> bool:
         """One preview frame taken at ``t_ns``; True when the mat has just settled."""
         frame = reduce(image, self.settings.width)
+        self.previous, self.current = self._last, frame
         if self._last is None or self._last.grey.shape != frame.grey.shape:
             self._last = self._anchor = frame
             return False
@@ -254,6 +271,10 @@ class ShotWatch:
         self.spec = spec or MatSpec()
         self.notes: tuple[str, ...] = ()
         """What the last shot's naming left for the umpire (winks not seen)."""
+        self.first: FirstWink | None = None
+        """Watches the previews for the first-played wink (None: not looked for)."""
+        self.first_note = ""
+        """Why the last shot's first-played wink is None (empty when it was found)."""
 
     def preview(
         self, image: NDArray[np.generic], t_ns: int, still: Callable[[], Frame], mat: Mat,
@@ -262,10 +283,14 @@ class ShotWatch:
         """One preview frame; the shot once the mat has settled, else None.
 
         A settled mat on which no wink moved (a hand over the mat, a shot
-        already entered by command) is no shot: None."""
-        if not self.settle.feed(image, t_ns):
+        already entered by command) is no shot: None. With :attr:`first`
+        set, the shot's ``wink`` is the first wink seen to move (when known)."""
+        settled = self.settle.feed(image, t_ns)
+        if self.first is not None:
+            self.first.feed(self.settle, t_ns, mat)
+        if not settled:
             return None
-        shot = self.shot(still(), t_ns, mat, wink)
+        shot = self._read(still, t_ns, mat, wink)
         return shot if moved(self.spec, mat, shot) else None
 
     def button(
@@ -273,7 +298,22 @@ class ShotWatch:
     ) -> Shot:
         """The shot button: the shot ends now (the mat is taken as it lies)."""
         self.settle.moving = False
-        return self.shot(still(), t_ns, mat, wink)
+        return self._read(still, t_ns, mat, wink)
+
+    def _read(self, still: Callable[[], Frame], t_ns: int, mat: Mat, wink: str | None) -> Shot:
+        """The shot, its first-played wink from the previews when not given."""
+        first = self.first
+        if first is None or wink is not None:
+            if first is not None:
+                first.reset()
+            self.first_note = ""
+            return self.shot(still(), t_ns, mat, wink)
+        try:
+            shot = self.shot(still(), t_ns, mat, first.candidate())
+            played, self.first_note = first.verdict(self.spec, mat, shot)
+        finally:
+            first.reset()
+        return shot if played == shot.wink else dataclasses.replace(shot, wink=played)
 
     def shot(self, still: Frame, t_ns: int, mat: Mat, wink: str | None = None) -> Shot:
         """The ``shot`` input ``still`` shows, winks named from ``mat``."""
@@ -297,10 +337,16 @@ def moved(spec: MatSpec, mat: Mat, shot: Shot) -> bool:
     >>> moved(MatSpec(), mat, Shot(t_ns=0, winks=(Sighting("b1", 104.0, 0.0),)))
     True
     """
+    return bool(moved_ids(spec, mat, shot))
+
+
+def moved_ids(spec: MatSpec, mat: Mat, shot: Shot) -> set[str]:
+    """The winks of ``mat`` that ``shot`` moves (as :func:`moved` counts them)."""
     after = merge(spec, mat, shot.winks).mat
+    out: set[str] = set()
     for old, new in zip(mat, after, strict=True):
-        if old.place is not new.place:
-            return True
-        if old.place is Place.FIELD and math.hypot(new.x - old.x, new.y - old.y) > MOVED_MM:
-            return True
-    return False
+        if old.place is not new.place or (
+            old.place is Place.FIELD and math.hypot(new.x - old.x, new.y - old.y) > MOVED_MM
+        ):
+            out.add(old.id)
+    return out

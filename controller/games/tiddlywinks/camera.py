@@ -14,6 +14,15 @@ drives a :class:`MatCamera` (a :class:`~controller.camera.TableCamera`) in
   the service journals (as its sightings: a replay never reads a frame) and
   applies like any input;
 - a press of the ``shot`` line ends the shot at once, from a still taken then;
+- before play, in the squidge-off (5(a)), it watches the same way and reads
+  each settled still (or the shot button's, at once) against the line-up
+  (:class:`~controller.games.tiddlywinks.camera_squidge.SquidgeWatch`): the
+  ``squidge`` input it gives is journaled like a shot;
+- the wink a shot was played with is the first seen to move in the previews
+  (:mod:`~controller.games.tiddlywinks.camera_first`), when that is clear;
+- the still each shot and squidge was read from is kept beside the journal
+  (:mod:`~controller.games.tiddlywinks.camera_evidence`), its path in the
+  input's ``evidence``;
 - every still is checked against the calibration: markers more than
   :data:`~vision.mat.camera.MOVED_MM` from where they were (the camera
   knocked, the mat pushed) recalibrate the mat from that still before it is
@@ -29,11 +38,17 @@ OpenCV is imported only here, when a tiddlywinks table has a camera.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Callable
-from typing import Any
+from pathlib import Path
+from typing import Any, TypeVar
 
 from controller.camera import POLL_NS
+from controller.games.tiddlywinks.camera_evidence import Evidence
+from controller.games.tiddlywinks.camera_first import FirstWink
+from controller.games.tiddlywinks.camera_squidge import SquidgeWatch
+from controller.games.tiddlywinks.events import Shot, Squidge
 from controller.games.tiddlywinks.geometry import MatSpec
 from controller.games.tiddlywinks.state import Phase, State
 from controller.model import Event
@@ -47,6 +62,7 @@ from vision.settings import CameraSettings, SourceKind
 from vision.sources import FrameSource, open_source
 
 log = logging.getLogger(__name__)
+_Read = TypeVar("_Read", Shot, Squidge)
 
 
 def open_mat_source(settings: CameraSettings, spec: MatSpec | None = None) -> FrameSource:
@@ -67,17 +83,34 @@ def shot_due(state: State) -> bool:
     return state.phase is Phase.PLAY
 
 
+def squidge_due(state: State) -> bool:
+    """Whether the engine is waiting for the squidge-off (5(a))."""
+    return state.phase is Phase.SQUIDGE_OFF
+
+
+def watching(state: State) -> bool:
+    """Whether the camera watches the mat: a shot or the squidge-off is due."""
+    return shot_due(state) or squidge_due(state)
+
+
 class MatCamera:
     """Shots from the settled mat and the shot button; everything in ``mono_ns``."""
 
     def __init__(
-        self, settings: CameraSettings, open_camera: Callable[[], FrameSource] | None = None
+        self,
+        settings: CameraSettings,
+        open_camera: Callable[[], FrameSource] | None = None,
+        journal: Path | None = None,
     ) -> None:
-        """``open_camera`` replaces the configured source (a test's renderer)."""
+        """``open_camera`` replaces the configured source (a test's renderer);
+        ``journal``: evidence stills are kept beside it (None: none kept)."""
         self.settings = settings
         self.link = CameraLink(open_camera or (lambda: open_mat_source(settings)))
         self.view: MatView | None = None
         self.watch: ShotWatch | None = None
+        self.squidge: SquidgeWatch | None = None
+        self.evidence = None if journal is None else Evidence(journal)
+        self._taken: Frame | None = None
         self._next: int | None = None
 
     # -- the TableCamera protocol ------------------------------------------------
@@ -88,8 +121,8 @@ class MatCamera:
         return events + self.update(mono, state, "")
 
     def update(self, mono: int, state: Any, kind: str) -> list[Event]:
-        """Poll while a shot is due."""
-        if not shot_due(state):
+        """Poll while a shot or the squidge-off is due."""
+        if not watching(state):
             self._next = None
         elif self._next is None:
             self._next = mono + POLL_NS
@@ -100,7 +133,7 @@ class MatCamera:
 
     def poll(self, mono: int, state: Any) -> list[Event]:
         """One preview frame; the shot once the mat has settled."""
-        self._next = mono + POLL_NS if shot_due(state) else None
+        self._next = mono + POLL_NS if watching(state) else None
         events = self._ready(mono, state)
         if self.watch is None:
             return events
@@ -113,26 +146,63 @@ class MatCamera:
             assert self.view is not None
             region = mat_region(self.view.calibration, watch.spec, size=frame.size)
             watch.settle = MatSettle(watch.settle.settings, region, frame.size)
+            watch.first = FirstWink(self.view.calibration, frame.size, watch.settle.settings)
+        if squidge_due(state):
+            return events + self._squidge(mono, state, frame.image, events)
         try:
             shot = watch.preview(frame.image, mono, self._still(mono, events), state.mat)
         except _NoStill:
             watch.settle.expect_motion(mono)  # look again once frames come back
             return events
-        return events if shot is None else [*events, shot]
+        return events if shot is None else [*events, self._kept("shot", mono, shot)]
 
     def press(self, role: str, mono: int, state: Any) -> list[Event]:
         """The shot button: the shot ends now, the mat taken as it lies."""
-        if role != Role.SHOT.value or not shot_due(state):
+        if role != Role.SHOT.value or not watching(state):
             return []
         events = self._ready(mono, state)
         if self.watch is None:
             return events
+        if squidge_due(state):
+            return events + self._squidge(mono, state, None, events)
         try:
-            return [*events, self.watch.button(mono, self._still(mono, events), state.mat)]
+            shot = self.watch.button(mono, self._still(mono, events), state.mat)
+            return [*events, self._kept("shot", mono, shot)]
         except _NoStill:
             return events
 
     # -- inside ----------------------------------------------------------------
+    def _squidge(self, mono: int, state: Any, image: Any, events: list[Event]) -> list[Event]:
+        """The squidge-off: a preview ``image`` (None: the shot button, read at
+        once). A still is read at a round's first preview (the line-up), when
+        the mat settles, and on the button."""
+        watch, squidge = self.watch, self.squidge
+        assert watch is not None and squidge is not None
+        fresh = squidge.begin(state.contenders)
+        button = image is None
+        settled = not button and watch.settle.feed(image, mono)
+        if not (button or settled or (fresh and squidge.lineup is None)):
+            return []
+        if button:
+            watch.settle.moving = False
+        try:
+            still = self._still(mono, events)()
+        except _NoStill:
+            if settled:
+                watch.settle.expect_motion(mono)  # look again once frames come back
+            squidge.contenders = () if fresh else squidge.contenders  # the line-up again
+            return []
+        found = squidge.look(watch.analyse(still), mono, state.contenders, again=button)
+        return [] if found is None else [self._kept("squidge", mono, found)]
+
+    def _kept(self, kind: str, mono: int, read: _Read) -> _Read:
+        """``read`` with the still it was read from saved as its evidence."""
+        still, self._taken = self._taken, None
+        if self.evidence is None or still is None:
+            return read
+        path = self.evidence.save(kind, mono, still)
+        return dataclasses.replace(read, evidence=path) if path else read
+
     def _still(self, mono: int, events: list[Event]) -> Callable[[], Frame]:
         def still() -> Frame:
             frame, more = self.link.capture(mono, still=True)
@@ -140,6 +210,7 @@ class MatCamera:
             if frame is None:
                 raise _NoStill
             self._check_moved(mono, frame, events)
+            self._taken = frame
             return frame
 
         return still
@@ -161,6 +232,7 @@ class MatCamera:
         self.view = new
         watch.analyse = new.analyse
         watch.settle = MatSettle(watch.settle.settings)  # the mat's pixels again, next preview
+        watch.first = None  # and its discs, from the new calibration
 
     def _ready(self, mono: int, state: Any) -> list[Event]:
         """Calibrate from a still's markers unless done for this mat; after a
@@ -180,4 +252,5 @@ class MatCamera:
         self.view = view
         settle = MatSettle(SettleSettings(hold_ms=self.settings.settle_ms))
         self.watch = ShotWatch(view.analyse, settle, spec)
+        self.squidge = SquidgeWatch(spec, state.settings.squidge_tie_mm)
         return events + self.link.health(mono, True, "camera: frames again, mat calibrated")

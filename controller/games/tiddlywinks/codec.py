@@ -58,6 +58,8 @@ def _shot(event: Shot) -> dict[str, JSON]:
         out["colour"] = event.colour.value
     if event.complete:
         out["complete"] = True
+    if event.evidence:
+        out["evidence"] = event.evidence
     return out
 
 
@@ -92,7 +94,12 @@ def encode(event: Event) -> tuple[str, dict[str, JSON]]:
         return common
     match event:
         case Squidge():
-            return "squidge", {"winks": _winks(event.winks)}
+            squidge: dict[str, JSON] = {"winks": _winks(event.winks)}
+            if event.pending:
+                squidge["pending"] = list(event.pending)
+            if event.evidence:
+                squidge["evidence"] = event.evidence
+            return "squidge", squidge
         case Shot():
             return "shot", _shot(event)
         case Pass():

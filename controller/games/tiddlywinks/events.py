@@ -34,9 +34,17 @@ class Sighting:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Squidge(Event):
-    """The squidge-off (5(a)): where each colour's wink came to rest."""
+    """The squidge-off (5(a)): where each colour's wink came to rest.
+
+    ``pending`` (the camera's, :mod:`.camera_squidge`) says why the
+    squidge-off cannot be judged yet: colours still waiting, or what the
+    umpire must decide; ``winks`` then lists the colours already done.
+    """
 
     winks: tuple[Sighting, ...]
+    pending: tuple[str, ...] = ()
+    evidence: str = ""
+    """The still it was read from (:mod:`.camera_evidence`), relative to the journal."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -45,13 +53,15 @@ class Shot(Event):
 
     ``winks`` lists the winks that moved (or, with ``complete``, every wink);
     ``wink`` is the wink squidged first, when known; ``colour`` the colour
-    the player meant to play, when known (an out-of-turn shot, 12(b)).
+    the player meant to play, when known (an out-of-turn shot, 12(b));
+    ``evidence`` the camera's still of the settled mat (:mod:`.camera_evidence`).
     """
 
     winks: tuple[Sighting, ...]
     wink: str | None = None
     colour: Colour | None = None
     complete: bool = False
+    evidence: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

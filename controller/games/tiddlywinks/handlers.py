@@ -62,11 +62,21 @@ def _squidge_json(state: State, wink: Wink, off: bool) -> JSON:
     return round(pot_distance(state.settings.mat, wink), 3)
 
 
+def _evidence(event: Squidge) -> dict[str, JSON]:
+    """The camera's still, for the ruling (none for a squidge entered by command)."""
+    return {"evidence": event.evidence} if event.evidence else {}
+
+
 def on_squidge(step: Step, event: Squidge) -> None:
     """5(a): the nearest wink to the pot wins; a tie is resquidged."""
     state = step.state
     if state.phase is not Phase.SQUIDGE_OFF:
         step.notice(None, "squidge-off disregarded: it is over")
+        return
+    if event.pending:  # the camera: not yet, or the umpire decides; told once per change
+        if event.pending != state.squidge_pending:
+            step.update(squidge_pending=event.pending)
+            step.notice("5(a)", f"squidge-off: {'; '.join(event.pending)}", **_evidence(event))
         return
     colours = [wink_colour(s.id) for s in event.winks]
     if sorted(colours, key=COLOURS.index) != list(state.contenders):
@@ -83,25 +93,30 @@ def on_squidge(step: Step, event: Squidge) -> None:
     }
     if len(nearest) > 1:
         names = ", ".join(c.value for c in nearest)
-        step.update(contenders=nearest)
+        step.update(contenders=nearest, squidge_pending=())
         step.emit(
             RulingKind.SQUIDGE_OFF,
             "5(a)",
             None,
             None,
             f"squidge-off tied between {names}: they resquidge from the baseline",
-            (("colour", None), ("resquidge", [c.value for c in nearest]), ("distances", distances)),
+            (
+                ("colour", None),
+                ("resquidge", [c.value for c in nearest]),
+                ("distances", distances),
+                *_evidence(event).items(),
+            ),
         )
         return
     winner = nearest[0]
-    step.update(winner=winner, phase=Phase.PLAY, mat=new_mat(), contenders=())
+    step.update(winner=winner, phase=Phase.PLAY, mat=new_mat(), contenders=(), squidge_pending=())
     step.emit(
         RulingKind.SQUIDGE_OFF,
         "5(a)",
         None,
         step.player(winner),
         f"{winner.value} wins the squidge-off and plays first; play goes clockwise",
-        (("colour", winner.value), ("distances", distances)),
+        (("colour", winner.value), ("distances", distances), *_evidence(event).items()),
     )
     begin_turn(step, winner)
     settle(step)

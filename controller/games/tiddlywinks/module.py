@@ -79,7 +79,7 @@ class TiddlywinksModule(ModuleDefaults):
         shot button is pressed (``camera.py`` here)."""
         from controller.games.tiddlywinks.camera import MatCamera
 
-        return MatCamera(settings)
+        return MatCamera(settings, journal=journal)
 
 
 MODULE = TiddlywinksModule()

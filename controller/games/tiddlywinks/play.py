@@ -81,12 +81,16 @@ def on_shot(step: Step, shot: Shot) -> None:
             rule,
             step.player(offender),
             None,
-            f"foul shot: {detail}; the opponents choose: {options}",
+            f"foul shot: {detail}; the opponents choose: {options}{_evidence(shot)}",
         )
         before = dataclasses.replace(state, before_shot=None)
         step.update(phase=Phase.FOUL, foul=OpenFoul(rule, offender, detail, before, shot))
         return
     play_shot(step, shot, accepted=False)
+
+
+def _evidence(shot: Shot) -> str:
+    return f" (evidence: {shot.evidence})" if shot.evidence else ""
 
 
 def _record(step: Step, shot: Shot, merged: Merged, *, counted: bool) -> None:
@@ -103,6 +107,7 @@ def _record(step: Step, shot: Shot, merged: Merged, *, counted: bool) -> None:
         potted=merged.potted,
         left_field=merged.left,
         counted=counted,
+        evidence=shot.evidence,
     )
     step.update(
         shots=(*state.shots, record),

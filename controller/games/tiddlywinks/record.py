@@ -39,6 +39,7 @@ def _shot_json(shot: ShotRecord, origin_ns: int) -> dict[str, JSON]:
         "left_field": list(shot.left_field),
         "before": mat_json(shot.before),
         "after": mat_json(shot.after),
+        **({"evidence": shot.evidence} if shot.evidence else {}),
     }
 
 
@@ -83,6 +84,8 @@ def _shot_line(shot: ShotRecord, origin_ns: int) -> str:
         facts.append("off the field " + ", ".join(shot.left_field))
     if not shot.counted:
         facts.append("not counted")
+    if shot.evidence:
+        facts.append(f"evidence {shot.evidence}")
     moved = [w for w in shot.after if w not in shot.before and w.place is Place.FIELD]
     where = "; ".join(f"{w.id} at ({w.x:.1f}, {w.y:.1f})" for w in moved)
     at = ns_to_seconds(shot.t_ns - origin_ns)

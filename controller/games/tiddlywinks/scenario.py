@@ -143,9 +143,9 @@ def _sightings(
     return out
 
 
-def _squidge(table: Table, settings: Settings) -> tuple[Sighting, ...]:
+def _squidge(table: Table, settings: Settings, required: bool = True) -> tuple[Sighting, ...]:
     if not table.has("frame"):
-        return _sightings(table, "winks", squidge=True)
+        return _sightings(table, "winks", squidge=True, required=required)
     from vision.mat.scenario import squidge_sightings  # frame level: 5(a) from the picture
 
     if table.has("winks"):
@@ -176,7 +176,12 @@ def _shot(table: Table, t_ns: int, settings: Settings, mat: Mat | None) -> Shot:
     if complete and len(winks) != len(WINK_IDS):
         raise table.fail("winks", f"a complete observation lists all 24 winks, got {len(winks)}")
     return Shot(
-        t_ns=t_ns, winks=winks, wink=wink, colour=_colour(table, "colour"), complete=complete
+        t_ns=t_ns,
+        winks=winks,
+        wink=wink,
+        colour=_colour(table, "colour"),
+        complete=complete,
+        evidence=table.string("evidence", ""),
     )
 
 
@@ -224,7 +229,10 @@ def parse_input(
     """
     event: Event
     if kind == "squidge":
-        event = Squidge(t_ns=t_ns, winks=_squidge(table, settings))
+        pending = tuple(table.strings("pending", []))
+        winks = _squidge(table, settings, required=not pending)
+        evidence = table.string("evidence", "")
+        event = Squidge(t_ns=t_ns, winks=winks, pending=pending, evidence=evidence)
     elif kind == "shot":
         event = _shot(table, t_ns, settings, mat)
     elif kind == "pass":

@@ -109,6 +109,8 @@ class ShotRecord:
     potted: tuple[str, ...]
     left_field: tuple[str, ...]
     counted: bool = True
+    evidence: str = ""
+    """The still of the settled mat, relative to the journal (the camera's)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +141,8 @@ class State:
     settings: Settings
     phase: Phase = Phase.SQUIDGE_OFF
     contenders: tuple[Colour, ...] = COLOURS
+    squidge_pending: tuple[str, ...] = ()
+    """Why the camera's squidge-off could not be judged, as last told (5(a))."""
     winner: Colour | None = None
     mat: Mat = NEW_MAT
     turn: Colour = Colour.BLUE

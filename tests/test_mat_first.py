@@ -1,0 +1,135 @@
+"""The first-played wink of a shot from the camera's previews: rendered mats
+through the live ShotWatch (rig 21 here; bench/first.py uses rigs 30-59)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+cv2 = pytest.importorskip("cv2")
+
+from controller.games.tiddlywinks.camera_first import FirstWink  # noqa: E402
+from controller.games.tiddlywinks.events import Shot, Sighting  # noqa: E402
+from controller.games.tiddlywinks.geometry import Mat, MatSpec, new_mat  # noqa: E402
+from controller.games.tiddlywinks.observe import place_winks  # noqa: E402
+from vision.mat.camera import MatView  # noqa: E402
+from vision.mat.layout import MatLayout  # noqa: E402
+from vision.mat.settle import MatSettle, SettleSettings, ShotWatch, mat_region  # noqa: E402
+from vision.mat.source import MatSource  # noqa: E402
+from vision.mat.synth.scene import MatScene, TrueWink  # noqa: E402
+
+PREVIEW = (640, 360)
+FRAME_NS = 100_000_000
+PLACES = {"b1": (-500.0, 100.0), "g1": (250.0, -120.0), "r4": (-80.0, 200.0), "y3": (300.0, 150.0)}
+
+
+class Run:
+    """A rendered mat watched preview by preview, winks moved by hand."""
+
+    def __init__(self, seed: int = 21, known: tuple[str, ...] = tuple(PLACES)) -> None:
+        self.source = MatSource.from_seed(seed, MatLayout(), PREVIEW)
+        self.places = dict(PLACES)
+        self._show()
+        rig = self.source.rig
+        view = MatView.calibrate(self.source.still(), hfov_deg=rig.hfov_deg)
+        settle = MatSettle(SettleSettings(), mat_region(view.calibration, MatSpec(), size=PREVIEW),
+                           PREVIEW)  # fmt: skip
+        self.watch = ShotWatch(view.analyse, settle, MatSpec())
+        self.watch.first = FirstWink(view.calibration, PREVIEW, settle.settings)
+        seen = [Sighting(w, x, y) for w, (x, y) in self.places.items() if w in known]
+        self.mat: Mat = place_winks(MatSpec(), new_mat(), seen)
+        self.t = 0
+        self.shots: list[Shot] = []
+        self.frames(5)
+
+    def _show(self) -> None:
+        self.source.show(MatScene(tuple(TrueWink(w, x, y) for w, (x, y) in self.places.items())))
+
+    def frames(self, n: int) -> None:
+        for _ in range(n):
+            self.t += FRAME_NS
+            shot = self.watch.preview(self.source.preview().image, self.t, self.source.still,
+                                      self.mat)  # fmt: skip
+            if shot is not None:
+                self.shots.append(shot)
+
+    def move(self, **to: tuple[float, float]) -> None:
+        """These winks are here from the next preview."""
+        self.places.update(to)
+        self._show()
+        self.frames(1)
+
+    def slide(self, wink: str, end: tuple[float, float], steps: int = 3) -> None:
+        x0, y0 = self.places[wink]
+        for k in range(1, steps + 1):
+            f = k / steps
+            self.move(**{wink: (x0 + f * (end[0] - x0), y0 + f * (end[1] - y0))})
+
+    def shot(self) -> Shot:
+        self.frames(8)
+        assert len(self.shots) == 1
+        return self.shots[0]
+
+
+def test_the_wink_that_slides_is_the_first_played() -> None:
+    run = Run()
+    run.slide("b1", (-300.0, 60.0))
+    assert run.shot().wink == "b1" and run.watch.first_note == ""
+
+
+def test_a_wink_that_hits_another_is_first_not_the_one_hit() -> None:
+    run = Run()
+    run.slide("r4", (0.0, 160.0))  # towards y3, which then slides on
+    run.slide("y3", (420.0, 100.0))
+    assert run.shot().wink == "r4"
+
+
+def test_two_winks_changing_in_the_same_preview_leave_it_unknown() -> None:
+    run = Run()
+    run.move(b1=(-450.0, 90.0), g1=(200.0, -100.0))
+    run.slide("b1", (-300.0, 60.0))
+    shot = run.shot()
+    assert shot.wink is None and "b1, g1 changed in the same preview" in run.watch.first_note
+
+
+def test_a_hand_over_the_mat_first_leaves_it_unknown() -> None:
+    run = Run()
+    run.source.hand = (-600.0, -200.0)
+    run.frames(1)
+    run.slide("b1", (-300.0, 60.0))
+    run.source.hand = None
+    shot = run.shot()
+    assert shot.wink is None and "hand" in run.watch.first_note
+
+
+def test_a_wink_whose_place_is_unknown_leaves_it_unknown() -> None:
+    run = Run(known=("g1", "r4", "y3"))  # b1 still behind its baseline for the engine
+    run.slide("b1", (-300.0, 60.0))
+    shot = run.shot()
+    assert shot.wink is None and run.watch.first_note
+
+
+def test_the_hand_shows_in_the_synthetic_source() -> None:
+    source = MatSource.from_seed(21, MatLayout(), PREVIEW)
+    bare = source.still().image.astype(int)
+    source.hand = (0.0, 200.0)
+    assert (abs(source.still().image.astype(int) - bare).sum(axis=2) > 60).sum() > 2000
+
+
+def test_the_live_camera_journals_the_first_wink(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.test_mat_live import Table, _replays
+
+    table = Table(tmp_path, monkeypatch)
+    try:
+        table.start_play()
+        table.at(3.0)
+        stopped = table.slide("b1", (-300.0, 60.0), 3.0)
+        table.at(stopped + 1.0)
+        (shot,) = table.inputs("shot")
+    finally:
+        table.close()
+    assert shot["wink"] == "b1"
+    _replays(tmp_path)
