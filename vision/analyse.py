@@ -63,7 +63,8 @@ class Settings:
     with its rim band, rarely measures this round; a flat coin's silhouette
     reads less round than it is where part of it matches the floor), so flat
     or leaning is the spotter's call, not a cleet. Chosen on rigs 50000-50019
-    and 80000-80019 (not the benchmark's)."""
+    and 80000-80019 (not the benchmark's): the lowest edge ratio at which no
+    coin ruled leaning there went to the spotter instead."""
     crop_px: int = 96
     extent: float = 1.6
     """The crop reaches this many diameters from the located centre."""
