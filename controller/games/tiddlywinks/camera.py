@@ -198,7 +198,10 @@ class MatCamera:
             squidge.contenders = () if fresh and not resumed else squidge.contenders
             return []  # (a fresh round takes its line-up again)
         taking = squidge.lineup is None
-        found = squidge.look(watch.analyse(still), mono, state.contenders, again=button)
+        obs = watch.analyse(still)
+        if watch.first is not None:  # the winks behind the baselines, for the first shot
+            watch.first.saw(obs, watch.spec)
+        found = squidge.look(obs, mono, state.contenders, again=button)
         if taking and squidge.lineup is not None:
             return [self._kept("lineup", mono, Lineup(t_ns=mono, winks=squidge.lineup_winks()))]
         return [] if found is None else [self._kept("squidge", mono, found)]
