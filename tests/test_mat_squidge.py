@@ -334,6 +334,7 @@ def test_a_restart_mid_squidge_off_resumes_against_the_journaled_line_up(
     winner = run.winners[0].value if len(run.winners) == 1 else None
     assert off[0].get("colour") == winner
     assert len(lineups) == 1 and len(lineups[0]["winks"]) == 24
+    assert (tmp_path / lineups[0]["evidence"]).is_file()  # the line-up's still is kept
     assert _replays(tmp_path) == len(rulings)
 
 
