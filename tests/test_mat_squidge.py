@@ -338,6 +338,56 @@ def test_a_restart_mid_squidge_off_resumes_against_the_journaled_line_up(
     assert _replays(tmp_path) == len(rulings)
 
 
+def test_a_tie_of_all_four_keeps_the_line_up_through_a_restart(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """All four tie (``squidge_tie_mm``), so the colours in contention do not
+    change and the camera keeps its line-up: journaled again, so that a
+    restart before the resquidge does not take the tied winks lying out in
+    front as the line-up."""
+    from tests.test_mat_live import CONFIG
+
+    config = CONFIG.replace(
+        'players = ["ann", "ben"]', 'players = ["ann", "ben"]\nsquidge_tie_mm = 20.0'
+    )
+    run = squidge_run(np.random.default_rng(54))
+    out = {B: (0.0, 150.0), G: (150.0, 0.0), R: (0.0, -150.0), Y: (-150.0, 0.0)}
+    again_out = {B: (0.0, 60.0), G: (250.0, 0.0), R: (0.0, -300.0), Y: (-350.0, 0.0)}
+
+    def squidged(to: dict[Colour, tuple[float, float]]) -> MatScene:
+        moved = {run.played[c]: xy for c, xy in to.items()}
+        return MatScene(tuple(TrueWink(w.id, *moved[w.id]) if w.id in moved else w
+                              for w in run.before.winks))  # fmt: skip
+
+    table = Table(tmp_path, monkeypatch, config)
+    try:
+        table.source.show(run.before)
+        table.at(0.5)  # the line-up
+        table.source.show(squidged(out))
+        table.at(2.0)  # all four 139 mm or so from the pot: a tie, all resquidge
+        tie = [r for r in table.rulings() if r["kind"] == "squidge_off"]
+        table.at(2.5)
+    finally:
+        table.close()
+    assert len(tie) == 1 and tie[0].get("colour") is None
+    again = Table(tmp_path, monkeypatch, config)  # the service restarts, the winks still out
+    try:
+        again.source.show(squidged(out))
+        again.at(0.5)
+        again.source.show(run.before)  # picked up, put back where they were
+        again.at(2.0)
+        again.source.show(squidged(again_out))
+        again.at(4.0)
+        rulings = again.rulings()
+    finally:
+        again.close()
+    notices = [r["detail"] for r in rulings if r["rule"] == "5(a)" and r["kind"] == "notice"]
+    assert not any("not behind the baseline" in n for n in notices), notices
+    off = [r for r in rulings if r["kind"] == "squidge_off"]
+    assert [r.get("colour") for r in off] == [None, "blue"]
+    assert _replays(tmp_path) == len(rulings)
+
+
 def test_the_shot_button_reads_the_squidge_off_at_once(fresh: Table, tmp_path: Path) -> None:
     run = squidge_run(np.random.default_rng(52))
     fresh.source.show(run.before)

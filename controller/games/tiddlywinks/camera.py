@@ -177,13 +177,31 @@ class MatCamera:
         """The squidge-off: a preview ``image`` (None: the shot button, read at
         once). A still is read at a round's first preview (the line-up, which
         is journaled), when the mat settles, and on the button. After a
-        restart the round goes on against the journaled line-up, read at once."""
+        restart the round goes on against the journaled line-up, read at once
+        if a squidge was pending."""
+        squidge = self.squidge
+        assert squidge is not None
+        fresh = squidge.begin(state.contenders)
+        again: list[Event] = []
+        if squidge.lineup is not None and squidge.handed and not state.squidge_lineup:
+            # a tie between the same colours (all of them): the round goes on
+            # against the same line-up, journaled again for a restart
+            again.append(Lineup(t_ns=mono, winks=squidge.lineup_winks()))
+        return again + self._squidge_read(mono, state, image, events, fresh)
+
+    def _squidge_read(
+        self, mono: int, state: Any, image: Any, events: list[Event], fresh: bool
+    ) -> list[Event]:
+        """The squidge-off's still, when one is due (:meth:`_squidge`);
+        ``fresh``: a round has just begun."""
         watch, squidge = self.watch, self.squidge
         assert watch is not None and squidge is not None
-        fresh = squidge.begin(state.contenders)
         resumed = squidge.lineup is None and bool(state.squidge_lineup)
         if resumed:
             squidge.resume(state.contenders, state.squidge_lineup)
+            # read at once only if the round was under way (a squidge pending):
+            # after a tie the winks still lying out would be judged again
+            resumed = bool(state.squidge_pending)
         button = image is None
         settled = not button and watch.settle.feed(image, mono)
         if not (button or settled or resumed or (fresh and squidge.lineup is None)):
@@ -203,6 +221,7 @@ class MatCamera:
             watch.first.saw(obs, watch.spec)
         found = squidge.look(obs, mono, state.contenders, again=button)
         if taking and squidge.lineup is not None:
+            squidge.handed = True
             return [self._kept("lineup", mono, Lineup(t_ns=mono, winks=squidge.lineup_winks()))]
         return [] if found is None else [self._kept("squidge", mono, found)]
 

@@ -125,6 +125,8 @@ class SquidgeWatch:
         self.lineup: MatObservation | None = None
         self.contenders: tuple[Colour, ...] = ()
         self._last: Squidge | None = None
+        self.handed = False
+        """The line-up has been handed to the engine (journaled) or taken from it."""
 
     def begin(self, contenders: Sequence[Colour]) -> bool:
         """A new round when the colours in contention change (the start, a
@@ -132,6 +134,7 @@ class SquidgeWatch:
         if tuple(contenders) == self.contenders:
             return False
         self.contenders, self.lineup, self._last = tuple(contenders), None, None
+        self.handed = False
         return True
 
     def look(
@@ -188,6 +191,7 @@ class SquidgeWatch:
             if s.potted:
                 potted[wink_colour(s.id)] = potted.get(wink_colour(s.id), 0) + 1
         spec = self.spec
+        self.handed = True
         self.lineup = MatObservation(
             seen, PotView(spec.pot_x_mm, spec.pot_y_mm, spec.pot_rim_mm, potted)
         )
