@@ -5,18 +5,27 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 cv2 = pytest.importorskip("cv2")
 
 from controller.games.tiddlywinks.camera_first import FirstWink  # noqa: E402
 from controller.games.tiddlywinks.events import Shot, Sighting  # noqa: E402
-from controller.games.tiddlywinks.geometry import Mat, MatSpec, new_mat  # noqa: E402
+from controller.games.tiddlywinks.geometry import (  # noqa: E402
+    Colour,
+    Mat,
+    MatSpec,
+    new_mat,
+    wink_colour,
+    wink_size,
+)
 from controller.games.tiddlywinks.observe import place_winks  # noqa: E402
 from vision.mat.camera import MatView  # noqa: E402
 from vision.mat.layout import MatLayout  # noqa: E402
 from vision.mat.settle import MatSettle, SettleSettings, ShotWatch, mat_region  # noqa: E402
 from vision.mat.source import MatSource  # noqa: E402
+from vision.mat.synth.lineup import lineup  # noqa: E402
 from vision.mat.synth.scene import MatScene, TrueWink  # noqa: E402
 
 PREVIEW = (640, 360)
@@ -27,9 +36,17 @@ PLACES = {"b1": (-500.0, 100.0), "g1": (250.0, -120.0), "r4": (-80.0, 200.0), "y
 class Run:
     """A rendered mat watched preview by preview, winks moved by hand."""
 
-    def __init__(self, seed: int = 21, known: tuple[str, ...] = tuple(PLACES)) -> None:
+    def __init__(
+        self, seed: int = 21, known: tuple[str, ...] = tuple(PLACES), lined: bool = False
+    ) -> None:
+        """``lined``: the other 20 winks lie behind their baselines (unplayed)."""
         self.source = MatSource.from_seed(seed, MatLayout(), PREVIEW)
         self.places = dict(PLACES)
+        if lined:
+            rng = np.random.default_rng(seed)
+            placed = [TrueWink(w, x, y) for w, (x, y) in PLACES.items()]
+            for w in lineup(rng, MatSpec(), placed=placed):
+                self.places.setdefault(w.id, (w.x, w.y))
         self._show()
         rig = self.source.rig
         view = MatView.calibrate(self.source.still(), hfov_deg=rig.hfov_deg)
@@ -110,6 +127,43 @@ def test_a_wink_whose_place_is_unknown_leaves_it_unknown() -> None:
     assert shot.wink is None and run.watch.first_note
 
 
+def _came_out(run: Run, end: tuple[float, float]) -> str:
+    """The id the shot gave the wink that came out to ``end``."""
+    (out,) = [w.id for w in run.shots[0].winks if w.x is not None and w.y is not None
+              and abs(w.x - end[0]) < 3 and abs(w.y - end[1]) < 3]  # fmt: skip
+    return out
+
+
+def _read_still(run: Run) -> None:
+    """The camera reads a still (a settled mat on which nothing moved)."""
+    run.watch.shot(run.source.still(), run.t, run.mat)
+
+
+@pytest.mark.parametrize("wink", ["b5", "g2"])
+def test_a_wink_played_from_behind_its_baseline_is_first_where_it_was_last_seen(
+    wink: str,
+) -> None:
+    run = Run(seed=22, lined=True)
+    _read_still(run)
+    end = (-350.0, 200.0) if wink_colour(wink) is Colour.BLUE else (400.0, 250.0)
+    run.slide(wink, end)
+    shot = run.shot()
+    assert shot.wink is not None, run.watch.first_note
+    assert (wink_colour(shot.wink), wink_size(shot.wink)) == (wink_colour(wink), wink_size(wink))
+    assert shot.wink == _came_out(run, end)
+
+
+def test_a_wink_from_behind_the_baseline_that_hits_one_in_play_is_first() -> None:
+    run = Run(seed=22, lined=True)
+    _read_still(run)
+    bx, by = run.places["b1"]  # in play at (-500, 100): b4 comes out and hits it
+    run.slide("b4", (bx - 21.0, by + 3.0), steps=4)
+    run.slide("b1", (bx + 80.0, by - 10.0))
+    shot = run.shot()
+    assert shot.wink is not None and shot.wink == _came_out(run, run.places["b4"])
+    assert wink_size(shot.wink) == 16
+
+
 def test_the_hand_shows_in_the_synthetic_source() -> None:
     source = MatSource.from_seed(21, MatLayout(), PREVIEW)
     bare = source.still().image.astype(int)
@@ -133,3 +187,29 @@ def test_the_live_camera_journals_the_first_wink(
         table.close()
     assert shot["wink"] == "b1"
     _replays(tmp_path)
+
+
+def test_the_live_camera_names_winks_played_from_behind_the_baseline(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The squidge-off's still gives the first shot's places behind the
+    baselines, the first shot's still the second's."""
+    from tests.test_mat_live import SQUIDGE, Table
+    from tests.test_mat_squidge import _replays
+
+    table = Table(tmp_path, monkeypatch)
+    try:
+        table.places = {w.id: (w.x, w.y) for w in lineup(np.random.default_rng(23), MatSpec())}
+        table.show()
+        table.at(0.5)  # the squidge-off: the camera reads the line-up
+        table.cmd("squidge", winks=SQUIDGE)  # blue wins: blue plays first
+        stopped = table.slide("b4", (-400.0, 150.0), 1.5)
+        stopped = table.slide("g5", (350.0, 120.0), stopped + 1.0)
+        table.at(stopped + 1.0)
+        shots = table.inputs("shot")
+    finally:
+        table.close()
+    assert len(shots) == 2
+    for shot, colour in zip(shots, (Colour.BLUE, Colour.GREEN), strict=True):
+        assert shot["wink"][0] == colour.value[0] and wink_size(shot["wink"]) == 16
+    assert _replays(tmp_path) >= 2

@@ -59,6 +59,31 @@ def test_pending_is_carried_by_the_codec_and_the_scenario_reader() -> None:
     assert bare == Squidge(t_ns=0, winks=(), pending=("waiting",))
 
 
+def test_the_line_up_is_kept_by_the_engine_until_the_round_is_judged() -> None:
+    """The camera's line-up (a ``lineup`` input): in the state through the
+    round, carried by the codec and the scenario reader, gone once judged."""
+    from controller.games.tiddlywinks.events import Lineup
+
+    winks = (Sighting("b1", -880.0, 430.0), Sighting("b3", -870.0, 400.0),
+             Sighting("b3", -860.0, 410.0), Sighting("g3", 900.0, 700.0, off=True),
+             Sighting("r1", potted=True))  # fmt: skip
+    lineup = Lineup(t_ns=1, winks=winks, evidence="lineup-1.jpg")
+    kind, payload = encode(lineup)
+    assert kind == "lineup"
+    assert parse_input(kind, StrictTable(payload, "j", "input"), 1, SINGLES) == lineup
+    state, out = _step(TiddlywinksEngine().start(SINGLES), lineup)
+    assert out == [] and state.squidge_lineup == winks
+    tie = {"b1": (0.0, 200.0), "g1": (200.0, 0.0), "r1": (0.0, -300.0), "y1": (-300.0, 0.0)}
+    state, _ = _step(state, Squidge(t_ns=2, winks=tuple(Sighting(i, *p) for i, p in tie.items())))
+    assert state.contenders == (B, G) and state.squidge_lineup == ()  # a new round
+    state, _ = _step(state, dataclasses.replace(lineup, t_ns=3))
+    state, _ = _step(state, Squidge(t_ns=4, winks=(Sighting("b1", 0.0, 50.0),
+                                                   Sighting("g1", 0.0, 90.0))))  # fmt: skip
+    assert state.phase is Phase.PLAY and state.squidge_lineup == ()
+    state, late = _step(state, dataclasses.replace(lineup, t_ns=5))
+    assert "disregarded" in late[0].detail and state.squidge_lineup == ()
+
+
 def _seen(colour: Colour, x: float, y: float, i: int, size: int = 16) -> Any:
     from vision.mat.model import SeenWink
 
@@ -278,6 +303,89 @@ def test_the_camera_reads_the_squidge_off_and_a_replay_gives_the_same(
     assert off[0].get("colour") == winner
     assert len(squidges) == 2 and "pending" in squidges[0] and "pending" not in squidges[1]
     assert _replays(tmp_path) == 2
+
+
+def test_a_restart_mid_squidge_off_resumes_against_the_journaled_line_up(
+    fresh: Table, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Blue and green have squidged when the service restarts: the camera
+    goes on against the line-up it journaled, not the mat as it lies now."""
+    run = squidge_run(np.random.default_rng(53))
+    fresh.source.show(run.before)
+    fresh.at(0.5)  # the line-up
+    half = _undo(run, R, Y)
+    fresh.source.show(half)
+    fresh.at(2.0)  # settled: red and yellow still to play
+    fresh.close()
+    again = Table(tmp_path, monkeypatch)  # the service restarts
+    try:
+        again.source.show(half)
+        again.at(1.0)
+        again.source.show(run.after)  # red and yellow squidge
+        again.at(3.0)
+        rulings = again.rulings()
+        notices = [r["detail"] for r in rulings if r["rule"] == "5(a)"]
+        off = [r for r in rulings if r["kind"] == "squidge_off"]
+        lineups = again.inputs("lineup")
+    finally:
+        again.close()
+    assert not any("waiting for blue" in n for n in notices)
+    assert len(off) == 1
+    winner = run.winners[0].value if len(run.winners) == 1 else None
+    assert off[0].get("colour") == winner
+    assert len(lineups) == 1 and len(lineups[0]["winks"]) == 24
+    assert (tmp_path / lineups[0]["evidence"]).is_file()  # the line-up's still is kept
+    assert _replays(tmp_path) == len(rulings)
+
+
+def test_a_tie_of_all_four_keeps_the_line_up_through_a_restart(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """All four tie (``squidge_tie_mm``), so the colours in contention do not
+    change and the camera keeps its line-up: journaled again, so that a
+    restart before the resquidge does not take the tied winks lying out in
+    front as the line-up."""
+    from tests.test_mat_live import CONFIG
+
+    config = CONFIG.replace(
+        'players = ["ann", "ben"]', 'players = ["ann", "ben"]\nsquidge_tie_mm = 20.0'
+    )
+    run = squidge_run(np.random.default_rng(54))
+    out = {B: (0.0, 150.0), G: (150.0, 0.0), R: (0.0, -150.0), Y: (-150.0, 0.0)}
+    again_out = {B: (0.0, 60.0), G: (250.0, 0.0), R: (0.0, -300.0), Y: (-350.0, 0.0)}
+
+    def squidged(to: dict[Colour, tuple[float, float]]) -> MatScene:
+        moved = {run.played[c]: xy for c, xy in to.items()}
+        return MatScene(tuple(TrueWink(w.id, *moved[w.id]) if w.id in moved else w
+                              for w in run.before.winks))  # fmt: skip
+
+    table = Table(tmp_path, monkeypatch, config)
+    try:
+        table.source.show(run.before)
+        table.at(0.5)  # the line-up
+        table.source.show(squidged(out))
+        table.at(2.0)  # all four 139 mm or so from the pot: a tie, all resquidge
+        tie = [r for r in table.rulings() if r["kind"] == "squidge_off"]
+        table.at(2.5)
+    finally:
+        table.close()
+    assert len(tie) == 1 and tie[0].get("colour") is None
+    again = Table(tmp_path, monkeypatch, config)  # the service restarts, the winks still out
+    try:
+        again.source.show(squidged(out))
+        again.at(0.5)
+        again.source.show(run.before)  # picked up, put back where they were
+        again.at(2.0)
+        again.source.show(squidged(again_out))
+        again.at(4.0)
+        rulings = again.rulings()
+    finally:
+        again.close()
+    notices = [r["detail"] for r in rulings if r["rule"] == "5(a)" and r["kind"] == "notice"]
+    assert not any("not behind the baseline" in n for n in notices), notices
+    off = [r for r in rulings if r["kind"] == "squidge_off"]
+    assert [r.get("colour") for r in off] == [None, "blue"]
+    assert _replays(tmp_path) == len(rulings)
 
 
 def test_the_shot_button_reads_the_squidge_off_at_once(fresh: Table, tmp_path: Path) -> None:

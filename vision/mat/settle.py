@@ -319,7 +319,10 @@ class ShotWatch:
         """The ``shot`` input ``still`` shows, winks named from ``mat``."""
         from vision.mat.convert import to_sightings
 
-        named = to_sightings(self.analyse(still), mat, wink)
+        obs = self.analyse(still)
+        if self.first is not None:  # where the winks behind the baselines lie now
+            self.first.saw(obs, self.spec)
+        named = to_sightings(obs, mat, wink)
         self.notes = named.notes
         return Shot(t_ns=t_ns, winks=named.sightings, wink=wink, complete=named.complete)
 

@@ -17,7 +17,8 @@ drives a :class:`MatCamera` (a :class:`~controller.camera.TableCamera`) in
 - before play, in the squidge-off (5(a)), it watches the same way and reads
   each settled still (or the shot button's, at once) against the line-up
   (:class:`~controller.games.tiddlywinks.camera_squidge.SquidgeWatch`): the
-  ``squidge`` input it gives is journaled like a shot;
+  ``squidge`` input it gives is journaled like a shot, and the line-up as a
+  ``lineup`` input, which a restarted service resumes the round against;
 - the wink a shot was played with is the first seen to move in the previews
   (:mod:`~controller.games.tiddlywinks.camera_first`), when that is clear;
 - the still each shot and squidge was read from is kept beside the journal
@@ -48,7 +49,7 @@ from controller.camera import POLL_NS
 from controller.games.tiddlywinks.camera_evidence import Evidence
 from controller.games.tiddlywinks.camera_first import FirstWink
 from controller.games.tiddlywinks.camera_squidge import SquidgeWatch
-from controller.games.tiddlywinks.events import Shot, Squidge
+from controller.games.tiddlywinks.events import Lineup, Shot, Squidge
 from controller.games.tiddlywinks.geometry import MatSpec
 from controller.games.tiddlywinks.state import Phase, State
 from controller.model import Event
@@ -62,7 +63,7 @@ from vision.settings import CameraSettings, SourceKind
 from vision.sources import FrameSource, open_source
 
 log = logging.getLogger(__name__)
-_Read = TypeVar("_Read", Shot, Squidge)
+_Read = TypeVar("_Read", Shot, Squidge, Lineup)
 
 
 def open_mat_source(settings: CameraSettings, spec: MatSpec | None = None) -> FrameSource:
@@ -174,25 +175,54 @@ class MatCamera:
     # -- inside ----------------------------------------------------------------
     def _squidge(self, mono: int, state: Any, image: Any, events: list[Event]) -> list[Event]:
         """The squidge-off: a preview ``image`` (None: the shot button, read at
-        once). A still is read at a round's first preview (the line-up), when
-        the mat settles, and on the button."""
+        once). A still is read at a round's first preview (the line-up, which
+        is journaled), when the mat settles, and on the button. After a
+        restart the round goes on against the journaled line-up, read at once
+        if a squidge was pending."""
+        squidge = self.squidge
+        assert squidge is not None
+        fresh = squidge.begin(state.contenders)
+        again: list[Event] = []
+        if squidge.lineup is not None and squidge.handed and not state.squidge_lineup:
+            # a tie between the same colours (all of them): the round goes on
+            # against the same line-up, journaled again for a restart
+            again.append(Lineup(t_ns=mono, winks=squidge.lineup_winks()))
+        return again + self._squidge_read(mono, state, image, events, fresh)
+
+    def _squidge_read(
+        self, mono: int, state: Any, image: Any, events: list[Event], fresh: bool
+    ) -> list[Event]:
+        """The squidge-off's still, when one is due (:meth:`_squidge`);
+        ``fresh``: a round has just begun."""
         watch, squidge = self.watch, self.squidge
         assert watch is not None and squidge is not None
-        fresh = squidge.begin(state.contenders)
+        resumed = squidge.lineup is None and bool(state.squidge_lineup)
+        if resumed:
+            squidge.resume(state.contenders, state.squidge_lineup)
+            # read at once only if the round was under way (a squidge pending):
+            # after a tie the winks still lying out would be judged again
+            resumed = bool(state.squidge_pending)
         button = image is None
         settled = not button and watch.settle.feed(image, mono)
-        if not (button or settled or (fresh and squidge.lineup is None)):
+        if not (button or settled or resumed or (fresh and squidge.lineup is None)):
             return []
         if button:
             watch.settle.moving = False
         try:
             still = self._still(mono, events)()
         except _NoStill:
-            if settled:
+            if settled or resumed:
                 watch.settle.expect_motion(mono)  # look again once frames come back
-            squidge.contenders = () if fresh else squidge.contenders  # the line-up again
-            return []
-        found = squidge.look(watch.analyse(still), mono, state.contenders, again=button)
+            squidge.contenders = () if fresh and not resumed else squidge.contenders
+            return []  # (a fresh round takes its line-up again)
+        taking = squidge.lineup is None
+        obs = watch.analyse(still)
+        if watch.first is not None:  # the winks behind the baselines, for the first shot
+            watch.first.saw(obs, watch.spec)
+        found = squidge.look(obs, mono, state.contenders, again=button)
+        if taking and squidge.lineup is not None:
+            squidge.handed = True
+            return [self._kept("lineup", mono, Lineup(t_ns=mono, winks=squidge.lineup_winks()))]
         return [] if found is None else [self._kept("squidge", mono, found)]
 
     def _kept(self, kind: str, mono: int, read: _Read) -> _Read:

@@ -18,8 +18,16 @@ It stays None, with the reason in :attr:`ShotWatch.first_note`, when:
 - a hand was over the mat first: a changed blob outside every wink of more
   than :data:`HAND_MM2` (a 22 mm wink is 380 mm^2);
 - something changed where no wink's place is known before any wink did, or
-  a wink whose place is not known (behind its baseline: the engine has no
-  position for it) moved in the shot.
+  a wink whose place is not known moved in the shot.
+
+A wink behind its baseline (not played yet) has no place in the engine's
+mat; its place is where the camera last saw it (:meth:`FirstWink.saw`: the
+last still read, of a shot, of a settled mat on which nothing moved, or of
+the squidge-off). Those winks are watched by colour and size (which of two
+blue 16 mm winks behind the baseline is ``b3`` is only settled by the shot's
+naming): when one changes first, the first wink is the one wink of that
+colour and size that came out in the shot. A wink of a colour and size not
+every one of which was seen there is a place not known.
 
 On a real table the player's hand and squidger come over the mat before the
 wink moves, so the first wink is often None there: it is a help, not a rule.
@@ -27,12 +35,23 @@ wink moves, so the first wink is often None there: it is a help, not a rule.
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 
 from controller.games.tiddlywinks.events import Shot
-from controller.games.tiddlywinks.geometry import Mat, MatSpec, Place
+from controller.games.tiddlywinks.geometry import (
+    Colour,
+    Mat,
+    MatSpec,
+    Place,
+    Wink,
+    over_baseline,
+    wink_size,
+)
 from vision.mat.camera import MatCalibration
+from vision.mat.model import MatObservation
 from vision.mat.settle import Mask, MatSettle, SettleSettings, changed_mask, moved_ids
 
 HAND_MM2 = 3000.0
@@ -41,6 +60,11 @@ DISC_PX = 3
 """Changed pixels (at the detector's size) in a wink's disc that make it changed."""
 MARGIN_PX = 1.0
 """Added to a wink's radius in pixels: its edge blurs into the felt."""
+SAME_MM = 3.0
+"""A wink seen behind the baseline this close to a played wink of its colour
+and size is that wink (the engine has its place)."""
+_Kind = tuple[Colour, int]
+_Place = tuple[Colour, int, float, float]
 
 
 class FirstWink:
@@ -59,7 +83,47 @@ class FirstWink:
         self._mat: Mat | None = None
         self._discs: list[tuple[str, slice, slice, Mask]] = []
         self._union: Mask | None = None
+        self.behind: tuple[_Place, ...] = ()
+        """(colour, size, x, y) of each wink last seen behind its baseline."""
+        self._kinds: dict[str, _Place] = {}
+        self._known: set[_Kind] = set()
         self.reset()
+
+    def saw(self, obs: MatObservation, spec: MatSpec) -> None:
+        """A still was read: the winks behind their baselines lie as it shows."""
+        self.behind = tuple(
+            (w.colour, w.size, w.x, w.y)
+            for w in obs.winks
+            if w.on_mat
+            and not over_baseline(
+                spec, Wink(f"{w.colour.value[0]}{1 if w.size == 22 else 3}", Place.FIELD, w.x, w.y)
+            )
+        )
+        self._union = None  # the discs again at the next preview
+
+    def _behind(self, mat: Mat) -> list[tuple[str, Colour, int, float, float]]:
+        """The unplayed winks' places: (label, colour, size, x, y)."""
+        played = [w for w in mat if w.place is Place.FIELD]
+        unplayed: dict[_Kind, int] = {}
+        for w in mat:
+            if w.place is Place.BASELINE:
+                kind = (w.colour, wink_size(w.id))
+                unplayed[kind] = unplayed.get(kind, 0) + 1
+        out = []
+        for colour, size, x, y in self.behind:
+            if unplayed.get((colour, size), 0) == 0 or any(
+                w.colour is colour
+                and wink_size(w.id) == size
+                and math.hypot(w.x - x, w.y - y) <= SAME_MM
+                for w in played
+            ):
+                continue
+            label = f"a {colour.value} {size} mm wink behind the baseline at ({x:.0f}, {y:.0f})"
+            out.append((label, colour, size, x, y))
+        self._kinds = {label: (c, size, x, y) for label, c, size, x, y in out}
+        seen = [(c, size) for _, c, size, _, _ in out]
+        self._known = {k for k, n in unplayed.items() if seen.count(k) == n}
+        return out
 
     def reset(self) -> None:
         """A new shot: the mat has settled."""
@@ -73,19 +137,19 @@ class FirstWink:
         h, w = shape
         union = np.zeros(shape, np.uint8)
         discs: list[tuple[str, slice, slice, Mask]] = []
-        for wink in mat:
-            if wink.place is not Place.FIELD:
-                continue
-            ((u, v),) = self.calibration.to_pixels(np.array([[wink.x, wink.y]]))
+        places = [(w.id, w.x, w.y, w.radius) for w in mat if w.place is Place.FIELD]
+        places += [(label, x, y, size / 2) for label, _, size, x, y in self._behind(mat)]
+        for wid, wx, wy, radius in places:
+            ((u, v),) = self.calibration.to_pixels(np.array([[wx, wy]]))
             cx, cy = (u + 0.5) * self.scale - 0.5, (v + 0.5) * self.scale - 0.5
-            r = wink.radius * self.calibration.px_per_mm(wink.x, wink.y) * self.scale + MARGIN_PX
+            r = radius * self.calibration.px_per_mm(wx, wy) * self.scale + MARGIN_PX
             x0, x1 = max(0, int(cx - r)), min(w, int(cx + r) + 2)
             y0, y1 = max(0, int(cy - r)), min(h, int(cy + r) + 2)
             if x0 >= x1 or y0 >= y1:
                 continue
             yy, xx = np.mgrid[y0:y1, x0:x1]
             disc = np.asarray((xx - cx) ** 2 + (yy - cy) ** 2 <= r * r)
-            discs.append((wink.id, slice(y0, y1), slice(x0, x1), disc))
+            discs.append((wid, slice(y0, y1), slice(x0, x1), disc))
             cv2.circle(union, (round(cx), round(cy)), round(r + 1.5), 1, -1)
         self._mat, self._discs, self._union = mat, discs, np.asarray(union > 0)
 
@@ -117,24 +181,52 @@ class FirstWink:
             self.changed = hit
 
     def candidate(self) -> str | None:
-        """The wink that changed first, if only one did."""
-        return self.changed[0] if self.changed is not None and len(self.changed) == 1 else None
+        """The wink that changed first, if only one did and its id is known
+        (not one behind the baseline: the shot's naming settles that)."""
+        if self.changed is None or len(self.changed) != 1 or self.changed[0] in self._kinds:
+            return None
+        return self.changed[0]
+
+    def _moved(self, changed: str, ids: set[str]) -> bool:
+        """Whether the wink of a disc that changed moved in the shot: for one
+        behind the baseline, no wink of its kind lies there in the still
+        read after the shot (:meth:`saw`)."""
+        place = self._kinds.get(changed)
+        if place is None:
+            return changed in ids
+        colour, size, x, y = place
+        return not any(
+            (c, s) == (colour, size) and math.hypot(bx - x, by - y) <= SAME_MM
+            for c, s, bx, by in self.behind
+        )
 
     def verdict(self, spec: MatSpec, mat: Mat, shot: Shot) -> tuple[str | None, str]:
         """(the first-played wink or None, why None) for ``shot`` on ``mat``."""
         ids = moved_ids(spec, mat, shot)
-        unknown = [w.id for w in mat if w.id in ids and w.place is not Place.FIELD]
+        out = [w for w in mat if w.id in ids and w.place is not Place.FIELD]
+        unknown = [w.id for w in out if (w.colour, wink_size(w.id)) not in self._known]
         if self.hand:
             return None, "a hand was over the mat before the first wink moved"
         if self.elsewhere:
             return None, "something moved where no wink's place is known before any wink did"
         if self.changed is None:
             return None, "no wink was seen to move in the previews"
-        if len(self.changed) > 1:
+        moved = [c for c in self.changed if self._moved(c, ids)]
+        if len(self.changed) > 1 and len(moved) != 1:
             return None, f"{', '.join(self.changed)} changed in the same preview"
-        first = self.changed[0]
-        if first not in ids:
+        if not moved:
+            first = self.changed[0]
             return None, f"{first} changed first but did not move (something passed over it)"
+        first = moved[0]  # of winks that changed at once, the one that moved in the shot
+        place = self._kinds.get(first)
+        if place is not None:  # from behind the baseline: the one of its kind that came out
+            same = [w.id for w in out if (w.colour, wink_size(w.id)) == place[:2]]
+            if len(same) != 1:
+                return None, f"{first} changed first; {len(same)} such winks came out"
+            first = same[0]
         if unknown:
-            return None, f"{', '.join(unknown)} moved from a place not known (behind the baseline)"
+            return None, (
+                f"{', '.join(unknown)} moved from a place not known "
+                "(behind the baseline, not seen there)"
+            )
         return first, ""

@@ -20,7 +20,9 @@ A colour is **done** when exactly one of its winks came out. While a colour
 waits, or something is for the umpire, the :class:`Squidge` carries
 ``pending`` (the reasons) and the engine gives a 5(a) notice each time they
 change; once every colour in contention is done, the squidge is judged. The
-camera's squidges are journaled like any input (a replay reads no frame).
+camera's squidges are journaled like any input (a replay reads no frame), and
+so is the line-up (:class:`~.events.Lineup`, :meth:`SquidgeWatch.lineup_winks`):
+after a restart the round goes on against it (:meth:`SquidgeWatch.resume`).
 
 >>> from controller.games.tiddlywinks.geometry import Colour
 >>> from vision.mat.model import MatObservation, PotView, SeenWink
@@ -49,8 +51,10 @@ from controller.games.tiddlywinks.geometry import (
     Wink,
     over_baseline,
     squidge_nearest,
+    wink_colour,
+    wink_size,
 )
-from vision.mat.model import MatObservation, SeenWink
+from vision.mat.model import MatObservation, PotView, SeenWink
 
 STILL_MM = 3.0
 """A wink within this of where it lay in the line-up has not moved (the
@@ -121,6 +125,8 @@ class SquidgeWatch:
         self.lineup: MatObservation | None = None
         self.contenders: tuple[Colour, ...] = ()
         self._last: Squidge | None = None
+        self.handed = False
+        """The line-up has been handed to the engine (journaled) or taken from it."""
 
     def begin(self, contenders: Sequence[Colour]) -> bool:
         """A new round when the colours in contention change (the start, a
@@ -128,6 +134,7 @@ class SquidgeWatch:
         if tuple(contenders) == self.contenders:
             return False
         self.contenders, self.lineup, self._last = tuple(contenders), None, None
+        self.handed = False
         return True
 
     def look(
@@ -154,6 +161,40 @@ class SquidgeWatch:
         ):
             return None
         return squidge
+
+    def lineup_winks(self) -> tuple[Sighting, ...]:
+        """The line-up as the sightings a :class:`~.events.Lineup` journals:
+        each wink on or off the mat, then one potted sighting per wink of a
+        colour seen in the pot."""
+        lineup = self.lineup
+        assert lineup is not None
+        winks = [
+            Sighting(_id(w.colour, w.size), round(w.x, 2), round(w.y, 2), off=not w.on_mat)
+            for w in lineup.winks
+        ]
+        for c in COLOURS:
+            winks += [Sighting(_id(c, 22), potted=True)] * _potted(lineup, c)
+        return tuple(winks)
+
+    def resume(self, contenders: Sequence[Colour], winks: Sequence[Sighting]) -> None:
+        """Go on with the round under way against its journaled line-up
+        (:meth:`lineup_winks`; a restarted service), not the mat as it lies."""
+        self.begin(contenders)
+        seen = tuple(
+            SeenWink(
+                wink_colour(s.id), wink_size(s.id), s.x or 0.0, s.y or 0.0, i, on_mat=not s.off
+            )
+            for i, s in enumerate(w for w in winks if not w.potted)
+        )
+        potted: dict[Colour, int] = {}
+        for s in winks:
+            if s.potted:
+                potted[wink_colour(s.id)] = potted.get(wink_colour(s.id), 0) + 1
+        spec = self.spec
+        self.handed = True
+        self.lineup = MatObservation(
+            seen, PotView(spec.pot_x_mm, spec.pot_y_mm, spec.pot_rim_mm, potted)
+        )
 
     def _lineup_ok(self, obs: MatObservation) -> bool:
         """The first round's line-up is the mat as it is; after a tie, no

@@ -14,6 +14,7 @@ from controller.gamemodule import encode_common
 from controller.games.tiddlywinks.events import (
     Concede,
     Foul,
+    Lineup,
     Pass,
     Replace,
     Shot,
@@ -100,6 +101,9 @@ def encode(event: Event) -> tuple[str, dict[str, JSON]]:
             if event.evidence:
                 squidge["evidence"] = event.evidence
             return "squidge", squidge
+        case Lineup():
+            lineup: dict[str, JSON] = {"winks": _winks(event.winks)}
+            return "lineup", {**lineup, "evidence": event.evidence} if event.evidence else lineup
         case Shot():
             return "shot", _shot(event)
         case Pass():

@@ -16,6 +16,7 @@ from controller.games.tiddlywinks import gametime, handlers
 from controller.games.tiddlywinks.events import (
     Concede,
     Foul,
+    Lineup,
     Pass,
     Replace,
     Shot,
@@ -114,6 +115,7 @@ def on_health(step: Step, event: HealthEvent) -> None:
 _Handler = Callable[[Step, Any], None]
 _HANDLERS: dict[type[Event], _Handler] = {
     Squidge: handlers.on_squidge,
+    Lineup: handlers.on_lineup,
     Shot: on_shot,
     Pass: handlers.on_pass,
     Replace: handlers.on_replace,

@@ -48,6 +48,24 @@ class Squidge(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Lineup(Event):
+    """The camera's line-up for the squidge-off round under way (5(a)): every
+    wink as it lay before anyone squidged, which the camera reads each
+    squidge against (:mod:`.camera_squidge`). Journaled so that a restarted
+    service resumes the round with the same line-up; the engine keeps it
+    until the round is judged (a tie, a winner).
+
+    ``winks`` are squidge-off ids (``b1`` a 22 mm wink, ``b3`` a 16 mm one:
+    an id may repeat); a potted one is a wink of its colour seen in the pot,
+    ``off`` one seen beyond the mat's edge.
+    """
+
+    winks: tuple[Sighting, ...]
+    evidence: str = ""
+    """The still it was taken from (:mod:`.camera_evidence`), relative to the journal."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Shot(Event):
     """A shot has ended (shot button or settled mat): the winks after it.
 

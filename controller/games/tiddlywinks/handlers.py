@@ -13,6 +13,7 @@ from controller.games.tiddlywinks.events import (
     Foul,
     FoulOption,
     FoulRule,
+    Lineup,
     Pass,
     Replace,
     Squidge,
@@ -93,7 +94,7 @@ def on_squidge(step: Step, event: Squidge) -> None:
     }
     if len(nearest) > 1:
         names = ", ".join(c.value for c in nearest)
-        step.update(contenders=nearest, squidge_pending=())
+        step.update(contenders=nearest, squidge_pending=(), squidge_lineup=())
         step.emit(
             RulingKind.SQUIDGE_OFF,
             "5(a)",
@@ -109,7 +110,14 @@ def on_squidge(step: Step, event: Squidge) -> None:
         )
         return
     winner = nearest[0]
-    step.update(winner=winner, phase=Phase.PLAY, mat=new_mat(), contenders=(), squidge_pending=())
+    step.update(
+        winner=winner,
+        phase=Phase.PLAY,
+        mat=new_mat(),
+        contenders=(),
+        squidge_pending=(),
+        squidge_lineup=(),
+    )
     step.emit(
         RulingKind.SQUIDGE_OFF,
         "5(a)",
@@ -120,6 +128,15 @@ def on_squidge(step: Step, event: Squidge) -> None:
     )
     begin_turn(step, winner)
     settle(step)
+
+
+def on_lineup(step: Step, event: Lineup) -> None:
+    """5(a): the camera's line-up for the round under way, kept until the
+    round is judged (a restarted camera reads the squidges against it)."""
+    if step.state.phase is not Phase.SQUIDGE_OFF:
+        step.notice(None, "line-up disregarded: the squidge-off is over")
+        return
+    step.update(squidge_lineup=event.winks)
 
 
 def on_pass(step: Step, event: Pass) -> None:

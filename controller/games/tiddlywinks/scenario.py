@@ -15,6 +15,7 @@ from controller.games.tiddlywinks.events import (
     Foul,
     FoulOption,
     FoulRule,
+    Lineup,
     Pass,
     Replace,
     Shot,
@@ -33,7 +34,7 @@ from controller.strict import Table
 from controller.timebase import seconds_to_ns
 
 INPUT_TYPES = (
-    "squidge", "shot", "pass", "place", "foul", "umpire", "concede", "pause", "resume",
+    "squidge", "lineup", "shot", "pass", "place", "foul", "umpire", "concede", "pause", "resume",
 )  # fmt: skip
 
 _MAT_KEYS = (
@@ -143,6 +144,13 @@ def _sightings(
     return out
 
 
+def _lineup(table: Table) -> tuple[Sighting, ...]:
+    """The camera's squidge-off line-up: squidge-off ids, which may repeat."""
+    if not table.has("winks"):
+        raise table.fail("winks", "missing: a list of winks")
+    return tuple(_sighting(e, table, i, True) for i, e in table.tables("winks"))
+
+
 def _squidge(table: Table, settings: Settings, required: bool = True) -> tuple[Sighting, ...]:
     if not table.has("frame"):
         return _sightings(table, "winks", squidge=True, required=required)
@@ -233,6 +241,8 @@ def parse_input(
         winks = _squidge(table, settings, required=not pending)
         evidence = table.string("evidence", "")
         event = Squidge(t_ns=t_ns, winks=winks, pending=pending, evidence=evidence)
+    elif kind == "lineup":
+        event = Lineup(t_ns=t_ns, winks=_lineup(table), evidence=table.string("evidence", ""))
     elif kind == "shot":
         event = _shot(table, t_ns, settings, mat)
     elif kind == "pass":

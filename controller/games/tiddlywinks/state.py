@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 
-from controller.games.tiddlywinks.events import Shot
+from controller.games.tiddlywinks.events import Shot, Sighting
 from controller.games.tiddlywinks.gametime import GameTime, new_time
 from controller.games.tiddlywinks.geometry import (
     COLOURS,
@@ -143,6 +143,8 @@ class State:
     contenders: tuple[Colour, ...] = COLOURS
     squidge_pending: tuple[str, ...] = ()
     """Why the camera's squidge-off could not be judged, as last told (5(a))."""
+    squidge_lineup: tuple[Sighting, ...] = ()
+    """The camera's line-up of the round under way (:class:`.events.Lineup`)."""
     winner: Colour | None = None
     mat: Mat = NEW_MAT
     turn: Colour = Colour.BLUE
