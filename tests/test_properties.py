@@ -90,19 +90,23 @@ ENDS = {"point", "fault"}
 
 def _plays_ended(rulings: list[dict[str, Any]]) -> list[int]:
     """Plays ended after each ruling, counted from the rulings alone."""
-    in_force: dict[str, str] = {}  # ruling id -> kind now in force for its attempt
+    attempt: dict[str, str] = {}  # ruling id -> the id of its attempt's first ruling
+    in_force: dict[str, str] = {}  # attempt -> the kind now in force for it
     ended, out = 0, []
     for r in rulings:
         kind = r["kind"]
         if kind in ENDS | {"let", "invalid"}:
+            attempt[r["id"]] = r["id"]
             in_force[r["id"]] = kind
             ended += kind in ENDS
         elif kind == "overruled":
-            before = in_force[r["overrules"]]
-            after = r["replaced_with"]
+            # Any ruling of the attempt may be overruled, an overruling too:
+            # what changes is the attempt's outcome, whichever was named.
+            root = attempt[r["overrules"]]
+            before, after = in_force[root], r["replaced_with"]
             ended += (after in ENDS) - (before in ENDS)
-            in_force[r["id"]] = after
-            in_force[r["overrules"]] = after
+            attempt[r["id"]] = root
+            in_force[root] = after
         out.append(ended)
     return out
 
@@ -123,3 +127,25 @@ def test_random_matches_keep_the_invariants(doc: dict[str, Any]) -> None:
         if ruling["kind"] == "match_over":
             assert ended == plays
     assert _rulings(doc) == rulings, "the same inputs must give the same rulings"
+
+
+def test_overruling_a_ruling_already_overruled_twice_counts_the_attempt_once() -> None:
+    """Found by the property test: a fault, overruled to a point, that
+    overruling overruled to a let, then the fault itself overruled to a point
+    again. The attempt ends once, with the point, whichever ruling was named."""
+    at0 = {"at": 0.0, "type": "spotter"}
+    doc = scenario_doc(
+        [
+            {**at0, "action": "fault", "against": "ann"},
+            {**at0, "action": "overrule", "ruling": "last", "replace_with": "point", "to": "ann"},
+            {**at0, "action": "overrule", "ruling": "last", "replace_with": "let", "to": "ann"},
+            {**at0, "action": "overrule", "ruling": 1, "replace_with": "point", "to": "ann"},
+        ],
+        plays=2,
+        first_tosser="ann",
+        visually_impaired=[],
+    )
+    rulings = _rulings(doc)
+    assert [r["kind"] for r in rulings] == ["fault", "overruled", "overruled", "overruled"]
+    assert [r["score"] for r in rulings][-2:] == [{"ann": 0, "ben": 0}, {"ann": 1, "ben": 0}]
+    assert _plays_ended(rulings) == [1, 1, 0, 1]
