@@ -8,8 +8,10 @@ analysis assumes the nominal 66 degree lens, as a table without a lens
 calibration would), then analysed.
 
 Reports: centre error (mm) of uncovered and of covered winks, p50/p95;
-colour and size on uncovered winks; squop precision and recall, and false
-squops among winks merely touching; potted counts per frame; time per frame
+colour and size on uncovered winks; squop precision and recall, recall
+over the relations decidable from above (overlap showing at least 0.3 mm²
+past the winks higher than both; the rest are listed), and false squops
+among winks merely touching; potted counts per frame; time per frame
 against a baseline measured in the same run (a bare ``cv2.cvtColor`` to HSV
 plus a 5x5 Gaussian blur of the same frame).
 
@@ -111,6 +113,10 @@ def report(t: Tally, times: list[float], base: list[float], calib: list[float]) 
     recall = t.squops_right / max(t.squops_true, 1)
     print(f"squops: {t.squops_true} true, {t.squops_seen} seen, {t.squops_right} right: "
           f"precision {precision:.3f}, recall {recall:.3f}")  # fmt: skip
+    decidable = t.squops_decidable_right / max(t.squops_decidable, 1)
+    print(f"squops decidable from above (overlap showing >= 0.3 mm2): {t.squops_decidable} true, "
+          f"{t.squops_decidable_right} right: recall {decidable:.3f}; "
+          f"{len(t.hidden)} excluded: {', '.join(t.hidden) or '-'}")  # fmt: skip
     print(f"touching pairs: {t.touching_pairs}, seen as squops: {t.touching_false}")
     print(f"potted counts right: {t.potted_right}/{t.potted_frames} frames "
           f"(between the winks showing >= 6 mm and those showing at all; "

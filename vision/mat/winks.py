@@ -103,7 +103,7 @@ def find_winks(pic: Picture) -> Found:
     fits = _dedupe([f for f in fits if f.whole or f.rms <= pic.loose_mm or _backed(f, fits)],
                    pic.apart_mm)  # fmt: skip
     fits = _one_colour_each(pic.cal, fits, masks)
-    saved = _rescue(pic, found, fits, masks)
+    fits, saved = _rescue(pic, found, fits, masks)
     fits += saved
     grey = np.asarray(cv2.cvtColor(pic.image, cv2.COLOR_BGR2GRAY), np.uint8)
     known: list[tuple[int, int]] = []
@@ -222,31 +222,51 @@ def _ringed(cal: MatCalibration, grey: NDArray[np.uint8], fits: list[Fit],
     return out
 
 
-def _rescue(pic: Picture, es: EdgeSet, fits: list[Fit], masks: dict[Colour, Mask]) -> list[Fit]:
+def _rescue(pic: Picture, es: EdgeSet, fits: list[Fit],
+            masks: dict[Colour, Mask]) -> tuple[list[Fit], list[Fit]]:  # fmt: skip
     """The hints that no fit of their colour lies near (within the picture's
     ``apart_mm``), each fitted again: of this picture's candidates of its
     colour inside it, the one whose edge points a circle of its size,
     started at the hint, fits best (in a crescent left between two winks, a
     fit started anywhere may take the arc of the wink over it for the
-    crescent's own edge), if it fits (:data:`RESCUE_MM`, :data:`SHOWS`)."""
+    crescent's own edge), if it fits (:data:`RESCUE_MM`, :data:`SHOWS`).
+
+    Such a misfit of the crescent's own candidate, a partial fit of the
+    hint's colour over the hint's fit showing less than :data:`SHOWS` of its
+    colour, is no wink: it does not hide the hint's fit, and gives way to
+    it. Returns ``fits`` less the misfits given way, and the fits rescued."""
     out: list[Fit] = []
+    gone: list[Fit] = []
     for h in pic.hints:
         if any(f.colour is h.colour and math.hypot(f.x - h.x, f.y - h.y)
                < pic.apart_mm[f.size != h.size] + abs(f.size - h.size) / 2
-               for f in (*fits, *out)):  # fmt: skip
+               for f in (*fits, *out) if f not in gone):  # fmt: skip
             continue  # here (a circle of the other size holding it is the same wink)
         got = [g for g in (_seeded(pic.cal, es, replace(h, row=k), 0)
                            for k, c in enumerate(es.cands) if c.colour is h.colour)
                if g is not None and math.hypot(g.x - h.x, g.y - h.y) < h.size / 4]  # fmt: skip
         best = min(got, key=lambda g: g.rms, default=None)
-        others = [f.circle() for f in (*fits, *out)]
-        if (
-            best is not None
-            and best.rms <= RESCUE_MM
-            and relations.fill(masks[h.colour], pic.cal, best.circle(), others) >= SHOWS
-        ):
-            out.append(best)  # fmt: skip
-    return out
+        if best is None or best.rms > RESCUE_MM:
+            continue
+        rest = [f for f in (*fits, *out) if f not in gone]
+        misfit = [f for f in rest if _misfit(pic.cal, f, best, rest, masks)]
+        others = [f.circle() for f in rest if f not in misfit]
+        if relations.fill(masks[h.colour], pic.cal, best.circle(), others) >= SHOWS:
+            out.append(best)
+            gone += misfit
+    return [f for f in fits if f not in gone], out
+
+
+def _misfit(cal: MatCalibration, f: Fit, best: Fit, fits: list[Fit],
+            masks: dict[Colour, Mask]) -> bool:  # fmt: skip
+    """``f``, a partial fit of ``best``'s colour lying over it, shows less
+    than :data:`SHOWS` of its colour where no wink of another colour covers
+    it (fits of its own colour, ``best`` among them, would each explain
+    away the other's colour: they do not count)."""
+    if f.whole or f.colour is not best.colour or relations.overlap(f.circle(), best.circle()) <= 0:
+        return False
+    others = [o.circle() for o in fits if o.colour is not f.colour]
+    return relations.fill(masks[f.colour], cal, f.circle(), others) < SHOWS
 
 
 RESCUE_MM = 0.5

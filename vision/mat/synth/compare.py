@@ -26,6 +26,11 @@ must be counted (:func:`potted_bounds`)."""
 EDGE_MM = 0.5
 """A wink's dark edge beyond its face (the renderer's), which hides the
 colour of whatever is under it."""
+DECIDABLE_MM2 = 0.3
+"""A squop whose overlap shows less than this (mm², from above, past the
+winks higher than both) cannot be read from the picture: the analyser needs
+as much (:data:`vision.mat.relations.SHOWN_MM2`) and reports less with
+neither on top, for the umpire."""
 
 
 @dataclass(slots=True)
@@ -41,6 +46,11 @@ class Tally:
     squops_true: int = 0
     squops_seen: int = 0
     squops_right: int = 0
+    squops_decidable: int = 0
+    """True relations whose overlap shows at least :data:`DECIDABLE_MM2`."""
+    squops_decidable_right: int = 0
+    hidden: list[str] = field(default_factory=list)
+    """The true relations left out of :attr:`squops_decidable`, with the area showing."""
     touching_pairs: int = 0
     touching_false: int = 0
     potted_frames: int = 0
@@ -67,6 +77,26 @@ def match(obs: MatObservation, scene: MatScene) -> dict[int, TrueWink]:
             out[i] = by_id[tid]
             used.add(tid)
     return out
+
+
+def overlap_shows(upper: TrueWink, lower: TrueWink, winks: list[TrueWink],
+                  step: float = 0.05) -> float:  # fmt: skip
+    """The area (mm², plan view) of the overlap of ``upper`` on ``lower``
+    that shows from above: not under any wink higher than ``upper`` nor its
+    dark edge (:data:`EDGE_MM`)."""
+    x0, x1 = max(upper.x - upper.radius, lower.x - lower.radius), min(
+        upper.x + upper.radius, lower.x + lower.radius)  # fmt: skip
+    y0, y1 = max(upper.y - upper.radius, lower.y - lower.radius), min(
+        upper.y + upper.radius, lower.y + lower.radius)  # fmt: skip
+    if x1 <= x0 or y1 <= y0:
+        return 0.0
+    gx, gy = np.meshgrid(np.arange(x0, x1, step) + step / 2, np.arange(y0, y1, step) + step / 2)
+    keep = (np.hypot(gx - upper.x, gy - upper.y) < upper.radius) & (
+        np.hypot(gx - lower.x, gy - lower.y) < lower.radius)  # fmt: skip
+    for o in winks:
+        if o.level > upper.level and not o.potted:
+            keep &= np.hypot(gx - o.x, gy - o.y) > o.radius + EDGE_MM
+    return float(keep.sum()) * step * step
 
 
 def visible_potted(scene: MatScene) -> dict[str, int]:
@@ -184,11 +214,19 @@ def _squops(
     t.squops_true += len(truth)
     t.squops_seen += len(seen)
     t.squops_right += len(truth & seen)
+    field = scene.field()
+    by_id = {w.id: w for w in field}
+    for a, b in sorted(truth):
+        area = overlap_shows(by_id[a], by_id[b], field)
+        if area >= DECIDABLE_MM2:
+            t.squops_decidable += 1
+            t.squops_decidable_right += (a, b) in seen
+        else:
+            t.hidden.append(f"{tag}{a} on {b} ({area:.2f} mm2 showing)")
     for a, b in sorted(seen - truth):
         t.wrong.append(f"{tag}false squop {a} on {b}")
     for a, b in sorted(truth - seen):
         t.wrong.append(f"{tag}missed squop {a} on {b}")
-    field = scene.field()
     for i, wa in enumerate(field):
         for wb in field[i + 1 :]:
             if wa.level == wb.level and -0.3 <= overlap(wa, wb) <= 0:
