@@ -329,15 +329,17 @@ def _face_crop(crop: Image, outline: Ellipse) -> Image:
     )
 
 
+PNG_PARAMS = [cv2.IMWRITE_PNG_COMPRESSION, 0]
+"""The evidence PNG stored, not compressed: the same pixels in a quarter of
+a millisecond instead of 14-17 ms for the 1.6-diameter crop of a leaning
+coin (libpng's adaptive row filters and Huffman coding), twice the size
+(about 280 KB instead of 140 KB for a 307 px crop)."""
+if hasattr(cv2, "IMWRITE_PNG_FILTER"):  # (not in every OpenCV: then libpng picks the filters)
+    PNG_PARAMS += [cv2.IMWRITE_PNG_FILTER, cv2.IMWRITE_PNG_FILTER_NONE]
+
+
 def _png(image: Image) -> bytes:
-    # Fast compression (Huffman only: quicker than the default and as small on a photograph).
-    params = [
-        cv2.IMWRITE_PNG_COMPRESSION,
-        1,
-        cv2.IMWRITE_PNG_STRATEGY,
-        cv2.IMWRITE_PNG_STRATEGY_HUFFMAN_ONLY,
-    ]
-    ok, data = cv2.imencode(".png", image, params)
+    ok, data = cv2.imencode(".png", image, PNG_PARAMS)
     if not ok:
         raise VisionError("could not encode the crop as PNG")
     return bytes(data.tobytes())
