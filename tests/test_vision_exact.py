@@ -8,8 +8,9 @@ import pytest
 
 cv2 = pytest.importorskip("cv2")
 
+from vision import coinface  # noqa: E402
 from vision.analyse import _png  # noqa: E402
-from vision.coinface import LOG8, coin_mask, median  # noqa: E402
+from vision.coinface import LOG8, Outlines, coin_mask, find_outline, median  # noqa: E402
 
 
 def test_the_evidence_png_is_stored_with_the_crops_exact_pixels() -> None:
@@ -78,3 +79,27 @@ def test_the_silhouette_mask_is_as_before_bit_for_bit() -> None:
             floor[: floor.shape[0] // 2] = floor[: floor.shape[0] // 2] // 2
         blur = float(rng.choice([0.0, 0.2, 0.9, 2.0]))
         assert np.array_equal(coin_mask(crop, floor, blur), _mask_as_before(crop, floor, blur))
+
+
+def test_a_second_look_at_a_crop_reuses_the_first_and_finds_the_same(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # An oval (a leaning coin) on a grainy floor: no clean circle, so both
+    # looks fit the edge contour; the second must not fit it again.
+    rng = np.random.default_rng(3)
+    crop = np.clip(rng.normal(120, 8, (300, 300, 3)), 0, 255).astype(np.uint8)
+    cv2.ellipse(crop, ((150, 150), (96, 60), 30), (60, 150, 210), -1)
+    cv2.ellipse(crop, ((150, 150), (70, 40), 30), (30, 90, 160), 2)
+    coarse, full = find_outline(crop, 96.0, coarse=True), find_outline(crop, 96.0)
+    assert full is not None and full.ratio < 0.9
+    calls = []
+    real = coinface.fit_outline
+
+    def counted(crop: np.ndarray, diameter: float) -> coinface.Ellipse | None:
+        calls.append(diameter)
+        return real(crop, diameter)
+
+    monkeypatch.setattr(coinface, "fit_outline", counted)
+    outlines = Outlines(crop, 96.0)
+    assert (outlines.find(coarse=True), outlines.find()) == (coarse, full)
+    assert len(calls) == 1

@@ -24,7 +24,15 @@ import cv2
 import numpy as np
 
 from vision.calibration import Calibration
-from vision.coinface import CLEAN, Ellipse, face_feature, find_outline, segment_outline, similarity
+from vision.coinface import (
+    CLEAN,
+    Ellipse,
+    Outlines,
+    face_feature,
+    find_outline,
+    segment_outline,
+    similarity,
+)
 from vision.floor import scaled, translate
 from vision.locate import Candidate, find_changed, find_circles
 from vision.model import CoinFace, Frame, Image, Observation, Posture, VisionError, Zone
@@ -158,9 +166,10 @@ class Analyser:
         d_mm = s.coin_diameter_mm
         half = s.extent * d_mm
         crop = self.crop(still, x, y, half)
-        outline = _near_middle(find_outline(crop, s.crop_px, coarse=True), crop, s.crop_px)
+        outlines = Outlines(crop, s.crop_px)  # (the second look reuses the first's work)
+        outline = _near_middle(outlines.find(coarse=True), crop, s.crop_px)
         if outline is None or outline.ratio < s.flat_ratio:  # look closer before calling it
-            outline = _near_middle(find_outline(crop, s.crop_px), crop, s.crop_px)
+            outline = _near_middle(outlines.find(), crop, s.crop_px)
         doubt, silhouette = "", False
         if (
             empty_still is not None
