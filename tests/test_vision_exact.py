@@ -1,5 +1,5 @@
 """Speed-ups of the coin's judgement that must not change a single result:
-the evidence PNG (the same pixels, stored) and the medians of the silhouette."""
+the evidence PNG (the same pixels, stored), the silhouette mask, the second look."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ cv2 = pytest.importorskip("cv2")
 
 from vision import coinface  # noqa: E402
 from vision.analyse import _png  # noqa: E402
-from vision.coinface import LOG8, Outlines, coin_mask, find_outline, median  # noqa: E402
+from vision.coinface import LOG8, Outlines, coin_mask, find_outline  # noqa: E402
 
 
 def test_the_evidence_png_is_stored_with_the_crops_exact_pixels() -> None:
@@ -40,18 +40,6 @@ def _mask_as_before(crop: np.ndarray, floor: np.ndarray, blur: float) -> np.ndar
     coin = (q > max(0.06, 3 * noise_q)) | (b > max(0.1, 3 * noise_b)) | (b < -0.55)
     mask = cv2.morphologyEx(coin.astype(np.uint8), cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
     return np.asarray(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)))
-
-
-def test_median_is_numpys_bit_for_bit() -> None:
-    rng = np.random.default_rng(11)
-    for trial in range(200):
-        n = int(rng.integers(1, 3000))
-        v = rng.normal(0, float(rng.uniform(1e-3, 10)), n).astype(np.float32)
-        if trial % 3 == 0:
-            v = np.round(v, 1)  # ties
-        if trial % 5 == 0:
-            v = np.abs(v)
-        assert median(v).tobytes() == np.float32(np.median(v)).tobytes()
 
 
 def test_the_log_table_is_numpys_log_bit_for_bit() -> None:
