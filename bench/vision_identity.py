@@ -13,6 +13,11 @@ The landings are ``bench.vision``'s (``trials`` on rigs ``seed * 1000 + r``,
 100 a rig). Compared: found, posture, face, zone (in/out), verdict, position,
 coin size, axis ratio, confidence, scores (to 1e-9; exact equality is
 counted too), the reasons, and the evidence crop's pixels (the PNG decoded).
+The face scores are not bit-for-bit repeatable even on one version: OpenCV
+5.0's ``warpPolar`` gives a few polar samples a few ulps apart from call to
+call on the same input (seen single-threaded too), which moves a score by up
+to about 1e-9 (main against itself: 133 of 300 float fields on 100 landings
+differed, by at most 6.1e-10).
 """
 
 from __future__ import annotations
