@@ -1,0 +1,153 @@
+"""Time to classify one crop: a flat coin and coins leaning 30/45/60 degrees,
+this tree against another (e.g. main), interleaved in one run.
+
+Run: ``.venv/bin/python -m bench.vision_time [--against DIR] [--rounds R] [--repeats N]``.
+``DIR`` holds the other version's ``vision`` package, e.g. made by
+``git archive main vision | tar -x -C DIR``. Each round runs a worker process
+per tree, alternating which goes first; each worker renders the same scenes
+(seed 1's timing rig, as ``bench.vision``: the coin 80 px across at
+(700, 800) mm, with the empty floor's preview and still) and times, per scene:
+
+- ``locate``: the candidates in the 1280x720 preview;
+- ``classify``: the judgement of one crop at the located point (rectify,
+  outline, silhouette against the empty still, face, evidence PNG), timed on
+  its own: never negative, and locate is not in it;
+- ``whole``: ``Analyser.analyse`` (locate + classify).
+
+Prints p50 / p95 of all samples per tree and the load average before and after.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from vision.analyse import Analyser
+    from vision.model import Frame
+
+SCENES = {"flat": 0.0, "lean30": 30.0, "lean45": 45.0, "lean60": 60.0}
+
+
+def worker(repeats: int, seed: int) -> dict[str, dict[str, list[float]]]:
+    """Time each scene ``repeats`` times in this process; the samples in seconds."""
+    from vision.analyse import Analyser, Settings
+    from vision.calibration import calibrate
+    from vision.synth.art import CoinDesign
+    from vision.synth.scene import Landing, Rig, render, still_window
+    from vision.synth.trial import register
+
+    rig = Rig.make(seed, coin_px=80.0)
+    rng = np.random.default_rng(seed)
+    empty = render(rig, None, None, seed=1)
+    analyser = Analyser(calibrate(empty, rig.layout), settings=Settings())
+    design = CoinDesign.make(seed)
+    analyser.references = register(analyser, rig, design, empty, rng)
+    out: dict[str, dict[str, list[float]]] = {}
+    for name, tilt in SCENES.items():
+        land = Landing(700.0, 800.0, "heads", rotation_deg=33.0, tilt_deg=tilt, tilt_dir_deg=20.0)
+        window = still_window(rig, land, np.random.default_rng(seed + 1))
+        preview = render(rig, design, land, seed=2)
+        still = render(rig, design, land, seed=3, still=True, window=window)
+        empty_still = render(rig, None, None, seed=4, still=True, window=window)
+        out[name] = _time_scene(analyser, empty, preview, still, empty_still, repeats)
+    return out
+
+
+def _time_scene(
+    analyser: Analyser,
+    empty: Frame,
+    preview: Frame,
+    still: Frame,
+    empty_still: Frame,
+    repeats: int,
+) -> dict[str, list[float]]:
+    cands = analyser.candidates(preview, empty)
+    on_sensor = np.array([[cands[0].x + preview.origin[0], cands[0].y + preview.origin[1]]])
+    x, y = (float(v) for v in analyser.calibration.to_floor(on_sensor, preview.full_size)[0])
+    steps: dict[str, Callable[[], object]] = {
+        "locate": lambda: analyser.candidates(preview, empty),
+        # ``_judge`` is in every version of the analyser: the classify step.
+        "classify": lambda: analyser._judge(still, x, y, [], empty, empty_still),
+        "whole": lambda: analyser.analyse(preview, still, empty, empty_still),
+    }
+    return {k: _samples(fn, repeats) for k, fn in steps.items()}
+
+
+def _samples(fn: Callable[[], object], repeats: int) -> list[float]:
+    fn()  # warm
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def _run(tree: Path, repeats: int, seed: int) -> dict[str, dict[str, list[float]]]:
+    """One worker in ``tree`` (its ``vision`` package first on the path)."""
+    cmd = [sys.executable, "-m", "bench.vision_time", "--worker", f"--repeats={repeats}"]
+    cmd.append(f"--seed={seed}")
+    done = subprocess.run(cmd, cwd=tree, capture_output=True, text=True, check=True)
+    data: dict[str, dict[str, list[float]]] = json.loads(done.stdout.splitlines()[-1])
+    return data
+
+
+def _other(path: Path) -> Path:
+    """``path`` with this script beside its ``vision`` (so the worker runs there)."""
+    bench = path / "bench"
+    bench.mkdir(exist_ok=True)
+    (bench / "__init__.py").touch()
+    shutil.copy(Path(__file__), bench / "vision_time.py")
+    return path
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--against", type=Path, help="a tree with the other version's vision/")
+    parser.add_argument("--rounds", type=int, default=4)
+    parser.add_argument("--repeats", type=int, default=25)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        print(json.dumps(worker(args.repeats, args.seed)))
+        return
+    here = Path(__file__).resolve().parent.parent
+    trees = {"this": here}
+    if args.against is not None:
+        trees = {"other": _other(args.against.resolve()), "this": here}
+    print(f"load before: {os.getloadavg()}")
+    samples: dict[str, dict[str, dict[str, list[float]]]] = {}
+    for r in range(args.rounds):
+        order = list(trees.items())
+        for name, tree in order if r % 2 == 0 else order[::-1]:
+            got = _run(tree, args.repeats, args.seed)
+            for scene, steps in got.items():
+                for step, ts in steps.items():
+                    samples.setdefault(name, {}).setdefault(scene, {}).setdefault(step, [])
+                    samples[name][scene][step] += ts
+    print(f"load after: {os.getloadavg()}")
+    print("| scene | step | " + " | ".join(f"{n} p50 / p95 ms" for n in trees) + " |")
+    print("| --- | --- | " + " | ".join("---" for _ in trees) + " |")
+    for scene in SCENES:
+        for step in ("locate", "classify", "whole"):
+            cells = []
+            for name in trees:
+                ms = np.array(samples[name][scene][step]) * 1000
+                cells.append(f"{np.percentile(ms, 50):.2f} / {np.percentile(ms, 95):.2f}")
+            print(f"| {scene} | {step} | " + " | ".join(cells) + " |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,93 @@
+"""Speed-ups of the coin's judgement that must not change a single result:
+the evidence PNG (the same pixels, stored), the silhouette mask, the second look."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+cv2 = pytest.importorskip("cv2")
+
+from vision import coinface  # noqa: E402
+from vision.analyse import _png  # noqa: E402
+from vision.coinface import LOG8, Outlines, coin_mask, find_outline  # noqa: E402
+
+
+def test_the_evidence_png_is_stored_with_the_crops_exact_pixels() -> None:
+    # A smooth crop, as compressible as a crop gets: stored, the file is at
+    # least the raw size (compressing it took 14-17 ms for a leaning coin's crop).
+    ramp = np.linspace(0, 255, 307, dtype=np.float32)
+    crop = np.dstack([np.add.outer(ramp, ramp) / 2] * 3).astype(np.uint8)
+    data = _png(crop)
+    back = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_UNCHANGED)
+    assert np.array_equal(back, crop)
+    assert len(data) >= crop.size
+
+
+def _mask_as_before(crop: np.ndarray, floor: np.ndarray, blur: float) -> np.ndarray:
+    """``coin_mask`` as it was (np.log, np.median along an axis, np.linalg.norm)."""
+    h, w = floor.shape[:2]
+    small = cv2.resize(crop, (w, h), interpolation=cv2.INTER_AREA)
+    if blur > 0.3:
+        small = cv2.GaussianBlur(small, (0, 0), blur)
+    empty = cv2.GaussianBlur(floor, (0, 0), 1.0)
+    r = np.log(small.astype(np.float32) + 8) - np.log(empty.astype(np.float32) + 8)
+    r -= np.median(r.reshape(-1, 3), axis=0)
+    b = r.mean(axis=2)
+    q = np.linalg.norm(r - b[..., None], axis=2)
+    noise_b = 1.4826 * float(np.median(np.abs(b))) + 0.01
+    noise_q = float(np.median(q)) + 0.01
+    coin = (q > max(0.06, 3 * noise_q)) | (b > max(0.1, 3 * noise_b)) | (b < -0.55)
+    mask = cv2.morphologyEx(coin.astype(np.uint8), cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    return np.asarray(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)))
+
+
+def test_the_log_table_is_numpys_log_bit_for_bit() -> None:
+    values = np.arange(256, dtype=np.uint8)
+    for shift in range(17):  # every value in every SIMD lane
+        x = np.roll(np.tile(values, 3), shift).reshape(-1, 3)[None]
+        assert np.array_equal(cv2.LUT(x, LOG8), np.log(x.astype(np.float32) + 8))
+
+
+def test_the_silhouette_mask_is_as_before_bit_for_bit() -> None:
+    rng = np.random.default_rng(5)
+    for trial in range(40):
+        n, m = (int(v) for v in rng.integers(8, 320, 2))
+        crop = rng.integers(0, 256, (n, m, 3), dtype=np.uint8)
+        crop = cv2.GaussianBlur(crop, (0, 0), float(rng.uniform(0.5, 3)))
+        step = 1 if trial % 2 else int(rng.integers(2, 5))  # the still's floor, or the preview's
+        floor = cv2.resize(
+            crop, (max(2, m // step), max(2, n // step)), interpolation=cv2.INTER_AREA
+        )
+        noise = rng.normal(0, 6, floor.shape)
+        floor = np.clip(floor * rng.uniform(0.5, 1.1) + noise, 0, 255).astype(np.uint8)
+        mid, radius = (floor.shape[1] // 2, floor.shape[0] // 2), max(1, n // (3 * step))
+        cv2.circle(floor, mid, radius, (40, 90, 200), -1)  # a coin (the floor is the crop here)
+        if trial % 3 == 0:  # a shadow
+            floor[: floor.shape[0] // 2] = floor[: floor.shape[0] // 2] // 2
+        blur = float(rng.choice([0.0, 0.2, 0.9, 2.0]))
+        assert np.array_equal(coin_mask(crop, floor, blur), _mask_as_before(crop, floor, blur))
+
+
+def test_a_second_look_at_a_crop_reuses_the_first_and_finds_the_same(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # An oval (a leaning coin) on a grainy floor: no clean circle, so both
+    # looks fit the edge contour; the second must not fit it again.
+    rng = np.random.default_rng(3)
+    crop = np.clip(rng.normal(120, 8, (300, 300, 3)), 0, 255).astype(np.uint8)
+    cv2.ellipse(crop, ((150, 150), (96, 60), 30), (60, 150, 210), -1)
+    cv2.ellipse(crop, ((150, 150), (70, 40), 30), (30, 90, 160), 2)
+    coarse, full = find_outline(crop, 96.0, coarse=True), find_outline(crop, 96.0)
+    assert full is not None and full.ratio < 0.9
+    calls = []
+    real = coinface.fit_outline
+
+    def counted(crop: np.ndarray, diameter: float) -> coinface.Ellipse | None:
+        calls.append(diameter)
+        return real(crop, diameter)
+
+    monkeypatch.setattr(coinface, "fit_outline", counted)
+    outlines = Outlines(crop, 96.0)
+    assert (outlines.find(coarse=True), outlines.find()) == (coarse, full)
+    assert len(calls) == 1
