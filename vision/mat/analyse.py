@@ -70,7 +70,7 @@ class MatAnalyser:
         pot = find_pot(grey, self.cal, spec)
         blocked = pot_mask(self.cal, pot, spec) if pot else np.zeros_like(grey)
         found = find_winks(Picture(image, self.cal, self.region, blocked, self.r_small_px,
-                                   reread=still is None))  # fmt: skip
+                                   reread=still is None, grey=grey))  # fmt: skip
         if still is not None:
             found = closer.look(found, still, self.cal, pot, spec, self.still_scale)
         pot_view = None

@@ -18,7 +18,7 @@ Marker detection is :func:`vision.calibration.detect_markers` (the
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 import cv2
@@ -83,6 +83,11 @@ class MatCalibration:
     markers: tuple[int, ...] = ()
     rms_mm: float = 0.0
     max_mm: float = 0.0
+    _maps: dict[tuple[bool, float], Matrix] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+    """Each height's homography and its inverse, made once (a frame's
+    analysis maps points at a handful of heights hundreds of times)."""
 
     @classmethod
     def from_projection(cls, projection: Matrix, size: tuple[int, int]) -> MatCalibration:
@@ -103,11 +108,18 @@ class MatCalibration:
 
     def to_pixels(self, points: Points, z: float = 0.0) -> Points:
         """Mat points at height ``z`` to pixels."""
-        return apply(np.asarray(self.plane(z), np.float64), points)
+        return apply(self._map(False, z), points)
 
     def to_mat(self, pixels: Points, z: float = 0.0) -> Points:
         """Pixels to the mat points at height ``z`` that they show."""
-        return apply(np.asarray(np.linalg.inv(self.plane(z)), np.float64), pixels)
+        return apply(self._map(True, z), pixels)
+
+    def _map(self, back: bool, z: float) -> Matrix:
+        key = (back, z)
+        if key not in self._maps:
+            h = self.plane(z)
+            self._maps[key] = np.asarray(np.linalg.inv(h) if back else h, np.float64)
+        return self._maps[key]
 
     def px_per_mm(self, x: float, y: float, z: float = 0.0) -> float:
         """The frame's scale near mat point (x, y, z)."""

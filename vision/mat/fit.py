@@ -57,7 +57,10 @@ def edges(image: NDArray[np.uint8], cands: list[Candidate], reach_px: float,
     pts = origins[:, None, None, :] + dirs[None, :, None, :] * radii[None, None, :, None]
     bgr = sample(image, pts.reshape(-1, 2), np.float32).reshape(n, RAYS, n_steps, 3)
     inner = np.maximum(1, (0.5 * np.array([c.depth_px for c in cands]) / step_px).astype(int))
-    face = np.array([np.median(bgr[i, :, : inner[i]].reshape(-1, 3), axis=0) for i in range(n)])
+    face = np.empty((n, 3), np.float32)
+    for k in np.unique(inner):  # candidates alike in depth: one median for them all
+        rows = np.flatnonzero(inner == k)
+        face[rows] = np.median(bgr[rows, :, :k].reshape(len(rows), -1, 3), axis=1)
     d = face - face.mean(axis=1, keepdims=True)
     strength = np.linalg.norm(d, axis=1)
     d = (d / np.maximum(strength, 1e-6)[:, None]).astype(np.float32)

@@ -56,17 +56,17 @@ def find_pot(grey: NDArray[np.uint8], cal: MatCalibration, spec: MatSpec) -> Pot
     if outside - inside < 25:
         return None
     level = (inside + outside) / 2
-    edge = []
-    for i, row in enumerate(prof):
-        k = int(np.argmax(row > level))
-        if k == 0 or row[k] <= level:
-            continue
-        frac = (level - row[k - 1]) / (row[k] - row[k - 1])
-        r = radii[k - 1] + frac * (radii[k] - radii[k - 1])
-        edge.append(ring[i, 0] + (ring[i, 1] - ring[i, 0]) / (radii[1] - radii[0]) * (r - radii[0]))
-    if len(edge) < 12:
+    # each ray's first sample above the level, where the one before it is not
+    k = np.argmax(prof > level, axis=1)
+    rows = np.arange(len(ang))
+    good = (k != 0) & (prof[rows, k] > level)
+    i, k = rows[good], k[good]
+    frac = (level - prof[i, k - 1]) / (prof[i, k] - prof[i, k - 1])
+    r = radii[k - 1] + frac * (radii[k] - radii[k - 1])
+    step = (ring[i, 1] - ring[i, 0]) / (radii[1] - radii[0])
+    points = ring[i, 0] + step * (r - radii[0])[:, None]
+    if len(points) < 12:
         return None
-    points = np.array(edge)
     cx, cy, _ = kasa(points)
     cx, cy, n, _ = fixed_fit(points, (cx, cy), rim)
     if n < 12:

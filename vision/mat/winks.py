@@ -76,6 +76,8 @@ class Picture:
     reread: bool = True
     """Read the piles again with each face at its height (a video frame
     whose piles a still will look at again need not)."""
+    grey: NDArray[np.uint8] | None = None
+    """``image`` in grey, when the caller has it already (else made here)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +107,9 @@ def find_winks(pic: Picture) -> Found:
     fits = _one_colour_each(pic.cal, fits, masks)
     fits, saved = _rescue(pic, found, fits, masks)
     fits += saved
-    grey = np.asarray(cv2.cvtColor(pic.image, cv2.COLOR_BGR2GRAY), np.uint8)
+    grey = pic.grey
+    if grey is None:
+        grey = np.asarray(cv2.cvtColor(pic.image, cv2.COLOR_BGR2GRAY), np.uint8)
     known: list[tuple[int, int]] = []
     if pic.loose_mm < 1.0:  # a still: its rings show small winks on large ones
         for ring, lower in _ringed(pic.cal, grey, fits, pic.loose_mm):
