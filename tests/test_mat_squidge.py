@@ -253,22 +253,7 @@ def test_after_a_tie_the_line_up_is_taken_again_for_the_tied_colours(
 
 # --- the live table --------------------------------------------------------------
 
-from controller.journal import open_readonly  # noqa: E402
-from controller.replay import compare, rebuild  # noqa: E402
-from tests.test_mat_live import Table  # noqa: E402
-
-
-def _replays(folder: Path) -> int:
-    """``tableref replay`` gives the journal's rulings; how many there are."""
-    reader = open_readonly(folder / "journal.sqlite")
-    try:
-        replayed: list[Any] = []
-        assert rebuild(list(reader.inputs()), "t7", "j", sinks=[replayed.append]) is not None
-        compare(replayed, reader.rulings(), "j")  # raises on any difference
-        assert len(replayed) == len(reader.rulings())
-        return len(replayed)
-    finally:
-        reader.close()
+from tests.test_mat_live import Table, _replays  # noqa: E402
 
 
 @pytest.fixture
