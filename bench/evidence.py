@@ -1,7 +1,11 @@
 """Size of the mat camera's evidence stills (JPEG q85, long side <= 1920 px:
 :mod:`controller.games.tiddlywinks.camera_evidence`) on rendered game
 positions: the 1280x720 frame the synthetic camera gives, and a 1920x1080
-still (the same rig read at 1.5 times the video's pixels).
+still (the same rig read at 1.5 times the video's pixels). Then the time a
+full-resolution still (4608x2592, the video's picture scaled up) costs the
+service loop: the call to ``Evidence.save`` (the write is on its writer
+thread) against shrinking, encoding and writing it in the loop as the code
+did before (the baseline, measured in the same run).
 
 Run from the repository root:  .venv/bin/python -m bench.evidence [--rigs 30-39]
 """
@@ -10,10 +14,15 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import tempfile
+import time
+from pathlib import Path
 
+import cv2
 import numpy as np
 
-from controller.games.tiddlywinks.camera_evidence import encode_jpeg
+from controller.games.tiddlywinks.camera_evidence import Evidence, encode_jpeg
+from vision.model import Frame
 from vision.mat.render import MatRig, render
 from vision.mat.synth.scene import random_scene
 
@@ -35,6 +44,37 @@ def main() -> None:
         print(f"{name}: {len(kb)} stills, {min(kb):.0f}-{max(kb):.0f} kB, "
               f"median {statistics.median(kb):.0f} kB; 100 shots ~ "
               f"{statistics.mean(kb) * 100 / 1000:.1f} MB")  # fmt: skip
+    loop_time(first, last)
+
+
+def _ms(values: list[float]) -> str:
+    q = statistics.quantiles(values, n=20) if len(values) > 1 else values * 19
+    return f"p50 {statistics.median(values):6.2f} ms, p95 {q[18]:6.2f} ms"
+
+
+def loop_time(first: int, last: int) -> None:
+    """What a 4608x2592 still's evidence costs the service loop, now and before."""
+    stills = []
+    for seed in range(first, last + 1):
+        video = render(MatRig.make(seed), random_scene(np.random.default_rng(seed)), seed=seed)
+        stills.append(cv2.resize(video.image, (4608, 2592), interpolation=cv2.INTER_LINEAR))
+    inline: list[float] = []
+    call: list[float] = []
+    with tempfile.TemporaryDirectory() as folder:
+        base = Path(folder)
+        ev = Evidence(base / "journal.sqlite")  # one per service, as in the camera
+        for n, image in enumerate(stills * 2):  # alternate the two ways, the same stills
+            t = time.perf_counter()
+            (base / f"inline-{n}.jpg").write_bytes(encode_jpeg(image))  # the loop's work before
+            inline.append((time.perf_counter() - t) * 1e3)
+            t = time.perf_counter()
+            assert ev.save("shot", n, Frame(image))
+            call.append((time.perf_counter() - t) * 1e3)
+            ev.flush()  # the writer finishes before the next round is timed
+        ev.close()
+    print(f"4608x2592 still, {len(call)} saves: in the service loop {_ms(call)}; "
+          f"written in the loop (before, baseline) {_ms(inline)}; "
+          f"ratio {statistics.median(inline) / statistics.median(call):.0f}x")  # fmt: skip
 
 
 if __name__ == "__main__":

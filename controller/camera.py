@@ -62,6 +62,10 @@ class TableCamera(Protocol):
         """A button line of the camera's (``[[sensors.line]]`` ``role``) was pressed."""
         ...
 
+    def close(self) -> None:
+        """At shutdown: finish writing evidence and release the camera."""
+        ...
+
 
 class LiveCamera:
     """Polls the camera while a toss is in flight; everything in ``mono_ns``."""
@@ -129,3 +133,7 @@ class LiveCamera:
     def press(self, role: str, mono: int, state: Any) -> list[Event]:
         """The floor camera owns no button."""
         return []
+
+    def close(self) -> None:
+        """Release the camera (its evidence is written as it is judged)."""
+        self.watch.link.drop()

@@ -521,6 +521,8 @@ class TableService:
         self.notifier.stopping()
         if self.source is not None:
             self.source.close()
+        if self.camera is not None:
+            self.camera.close()
         if self.link is not None:
             self.link.stop()
             self.link = None

@@ -264,7 +264,9 @@ def test_camera_config_is_strict(tmp_path: Path) -> None:
     assert np.isfinite(1.0)
 
 
-def test_the_live_service_watches_the_toss_and_journals_the_landing(table: Path) -> None:
+def test_the_live_service_watches_the_toss_and_journals_the_landing(
+    table: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """``tableref run`` with a ``[camera]``: after Go the empty floor is taken,
     while the toss is in the air the preview is polled, and the settled coin
     is journaled as a ``landed`` input with its evidence beside the journal."""
@@ -284,6 +286,8 @@ def test_the_live_service_watches_the_toss_and_journals_the_landing(table: Path)
         # camera whose scene changes when the coin lands.
         source = SyntheticSource(Rig.make(5, coin_px=80.0, layout=LAYOUT, tilt=40.0),
                                  CoinDesign.make(9))  # fmt: skip
+        closed: list[bool] = []
+        monkeypatch.setattr(source, "close", lambda: closed.append(True))
         live = service.camera.watch
         service.camera.watch = CameraWatch(lambda: source, live.analyser, live._evidence,
                                            live._base)  # fmt: skip
@@ -310,6 +314,7 @@ def test_the_live_service_watches_the_toss_and_journals_the_landing(table: Path)
         decided = [r for r in service.journal.rulings() if r["kind"] != "notice"]
     finally:
         service.close()
+    assert closed == [True]  # the shutdown released the camera
     assert len(landed) == 1
     assert landed[0].payload["face"] == "tails" and landed[0].payload["in_area"] is True
     evidence = str(landed[0].payload["evidence"])

@@ -172,6 +172,12 @@ class MatCamera:
         except _NoStill:
             return events
 
+    def close(self) -> None:
+        """Finish writing the evidence stills, then release the camera."""
+        if self.evidence is not None:
+            self.evidence.close()
+        self.link.drop()
+
     # -- inside ----------------------------------------------------------------
     def _squidge(self, mono: int, state: Any, image: Any, events: list[Event]) -> list[Event]:
         """The squidge-off: a preview ``image`` (None: the shot button, read at

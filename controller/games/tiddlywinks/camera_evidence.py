@@ -7,9 +7,17 @@ JPEG of quality :data:`QUALITY`, shrunk so that its long side is at most
 :data:`LONG_SIDE` pixels, written to a temporary file and renamed into place
 (a crash never leaves half a picture under the real name). The path
 (relative to the journal's folder) goes in the input's ``evidence`` field,
-so the game record and the rulings name it; a replay never reads it. A
-still that cannot be written is logged and counted (:attr:`Evidence.failures`),
-and the game goes on without it.
+so the game record and the rulings name it; a replay never reads it.
+
+Shrinking and encoding a full-resolution still takes tens of milliseconds
+(65 ms for 4608x2592 on the benchmark VM), so it is done on one writer
+thread, not in the service loop: :meth:`Evidence.save` names the file at
+once and the ruling goes out without waiting for it. At most
+:data:`BACKLOG` stills wait to be written; one more is not kept. A still
+that cannot be written, or is not kept, is logged (naming the file) and
+counted (:attr:`Evidence.failures`), and the game goes on without it.
+:meth:`Evidence.close` (the service's shutdown) waits for the stills
+still being written.
 
 >>> import tempfile, numpy as np
 >>> from vision.model import Frame
@@ -17,21 +25,26 @@ and the game goes on without it.
 >>> ev = Evidence(folder / "journal.sqlite")
 >>> ev.save("shot", 42, Frame(np.zeros((720, 1280, 3), np.uint8)))
 'journal-evidence/shot-42.jpg'
+>>> ev.flush()
 >>> (folder / "journal-evidence" / "shot-42.jpg").read_bytes()[:2]
 b'\\xff\\xd8'
+>>> ev.close()
 """
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import logging
 import os
+import threading
 from pathlib import Path
 
 import cv2
 import numpy as np
 
 from vision.model import Frame
+from vision.watch import evidence_dir
 
 log = logging.getLogger(__name__)
 
@@ -39,11 +52,9 @@ QUALITY = 85
 """JPEG quality: a wink's edge stays sharp enough for the umpire to judge."""
 LONG_SIDE = 1920
 """A larger still is shrunk to this many pixels along its long side."""
-
-
-def evidence_folder(journal: Path) -> Path:
-    """Where a journal's evidence goes: ``<journal stem>-evidence`` beside it."""
-    return journal.with_name(journal.stem + "-evidence")
+BACKLOG = 8
+"""Stills that may wait for the writer; more means the card cannot keep up
+(a still is about 40 MB in memory at 4608x2592, so the wait is bounded)."""
 
 
 def encode_jpeg(image: np.ndarray) -> bytes:
@@ -60,35 +71,85 @@ def encode_jpeg(image: np.ndarray) -> bytes:
 
 
 class Evidence:
-    """Saves stills beside ``journal``; :meth:`save` never raises."""
+    """Saves stills beside ``journal`` on a writer thread; :meth:`save` never raises."""
 
     def __init__(self, journal: Path) -> None:
-        self.folder = evidence_folder(journal)
+        self.folder = evidence_dir(journal)  # as Heads & Tails keeps its crops
         self.base = journal.parent
         self.failures = 0
-        """Stills that could not be written."""
+        """Stills that could not be written or were not kept (writer behind)."""
         self.saved = 0
+        """Stills written."""
+        self._lock = threading.Lock()
+        self._waiting: set[concurrent.futures.Future[None]] = set()
+        self._writer: concurrent.futures.ThreadPoolExecutor | None = None
 
     def save(self, kind: str, mono: int, still: Frame) -> str:
-        """Write ``still`` as ``<kind>-<mono>.jpg``; its path relative to the
-        journal's folder, or "" when it could not be written (logged)."""
+        """Queue ``still`` to be written as ``<kind>-<mono>.jpg``; its path
+        relative to the journal's folder, or "" when it cannot be kept
+        (logged): the folder cannot be made or :data:`BACKLOG` stills wait.
+        The camera hands over a new image per still, so it is not copied."""
         name = f"{kind}-{mono}.jpg"
-        path = self.folder / name
-        tmp = self.folder / f".{name}.tmp"
         try:
-            data = encode_jpeg(np.asarray(still.image))
             self.folder.mkdir(parents=True, exist_ok=True)
-            tmp.write_bytes(data)
-            os.replace(tmp, path)
-        except (OSError, cv2.error) as exc:
-            self.failures += 1
-            log.warning("mat camera: evidence %s not written (%d so far): %s", name,
-                        self.failures, exc)  # fmt: skip
-            with contextlib.suppress(OSError):
-                tmp.unlink(missing_ok=True)
+        except OSError as exc:
+            self._failed(name, exc)
             return ""
-        self.saved += 1
+        with self._lock:
+            if len(self._waiting) >= BACKLOG:
+                behind = f"{BACKLOG} stills still waiting to be written"
+                self.failures += 1
+                log.warning("mat camera: evidence %s not kept (%d so far): %s", name,
+                            self.failures, behind)  # fmt: skip
+                return ""
+            if self._writer is None:
+                self._writer = concurrent.futures.ThreadPoolExecutor(
+                    1, thread_name_prefix="evidence"
+                )
+            job = self._writer.submit(self._write, name, np.asarray(still.image))
+            self._waiting.add(job)
+        job.add_done_callback(self._done)
+        path = self.folder / name
         try:
             return str(path.relative_to(self.base))
         except ValueError:
             return str(path)
+
+    def flush(self, timeout: float | None = None) -> None:
+        """Wait until every still queued so far is written (or has failed)."""
+        with self._lock:
+            waiting = list(self._waiting)
+        concurrent.futures.wait(waiting, timeout=timeout)
+
+    def close(self) -> None:
+        """Write what waits, then stop the writer thread."""
+        with self._lock:
+            writer, self._writer = self._writer, None
+        if writer is not None:
+            writer.shutdown(wait=True)
+
+    def _done(self, job: concurrent.futures.Future[None]) -> None:
+        with self._lock:
+            self._waiting.discard(job)
+
+    def _write(self, name: str, image: np.ndarray) -> None:
+        """On the writer thread: encode, write beside, rename into place."""
+        path = self.folder / name
+        tmp = self.folder / f".{name}.tmp"
+        try:
+            data = encode_jpeg(image)
+            tmp.write_bytes(data)
+            os.replace(tmp, path)
+        except Exception as exc:  # the writer thread's boundary: anything is logged and counted
+            self._failed(name, exc)
+            with contextlib.suppress(OSError):
+                tmp.unlink(missing_ok=True)
+            return
+        with self._lock:
+            self.saved += 1
+
+    def _failed(self, name: str, exc: BaseException) -> None:
+        with self._lock:
+            self.failures += 1
+            failures = self.failures
+        log.warning("mat camera: evidence %s not written (%d so far): %s", name, failures, exc)
