@@ -22,9 +22,9 @@ import cv2
 import numpy as np
 
 from controller.games.tiddlywinks.camera_evidence import Evidence, encode_jpeg
-from vision.model import Frame
 from vision.mat.render import MatRig, render
 from vision.mat.synth.scene import random_scene
+from vision.model import Frame
 
 
 def main() -> None:
