@@ -57,7 +57,8 @@ def loop_time(first: int, last: int) -> None:
     stills = []
     for seed in range(first, last + 1):
         video = render(MatRig.make(seed), random_scene(np.random.default_rng(seed)), seed=seed)
-        stills.append(cv2.resize(video.image, (4608, 2592), interpolation=cv2.INTER_LINEAR))
+        big = cv2.resize(video.image, (4608, 2592), interpolation=cv2.INTER_LINEAR)
+        stills.append(np.asarray(big, np.uint8))
     inline: list[float] = []
     call: list[float] = []
     with tempfile.TemporaryDirectory() as folder:
