@@ -8,13 +8,15 @@ import numpy as np
 import pytest
 
 from controller.games.tiddlywinks.geometry import Colour, MatSpec
-from vision.mat.analyse import analyse
-from vision.mat.camera import MatCalibration
+from vision.mat import pot as pot_module
+from vision.mat.analyse import MatAnalyser, analyse
+from vision.mat.camera import MatCalibration, calibrate_mat
 from vision.mat.model import MatObservation, PotView
-from vision.mat.pot import Pot, potted
+from vision.mat.pot import Pot, edge_lines, find_pot, potted
 from vision.mat.render import MatRig, render
 from vision.mat.synth.compare import Tally, potted_bounds, potted_shows, tally
-from vision.mat.synth.scene import MatScene, TrueWink
+from vision.mat.synth.scene import MatScene, TrueWink, random_scene
+from vision.model import Frame
 
 EYE = (-6.0, 11.0, 1960.0)
 # r2 on the pot's floor with b1 over most of it: a 10 mm red crescent shows
@@ -99,3 +101,43 @@ def test_a_crescent_beside_a_whole_face_of_its_colour_is_another_wink() -> None:
     assert both == {Colour.YELLOW: 1, Colour.RED: 2}
     # a crescent under 4.5 mm is not counted
     assert _drawn((-1.0, 0.0, 11.0, yellow), (2.0, 0.0, 11.0, (150, 60, 20))) == {Colour.BLUE: 1}
+
+
+def _counted(seed: int) -> tuple[dict[str, int], dict[str, tuple[int, int]]]:
+    """``bench.mat --potted`` for one seed: the counts and their truth."""
+    rig = MatRig.make(seed=seed)
+    scene = random_scene(np.random.default_rng(seed))
+    frame = render(rig, scene, seed=seed)
+    analyser = MatAnalyser(calibrate_mat(frame))
+    grey = np.asarray(cv2.cvtColor(frame.image, cv2.COLOR_BGR2GRAY), np.uint8)
+    pot = find_pot(grey, analyser.cal, analyser.layout.spec)
+    assert pot is not None
+
+    def still(box: tuple[int, int, int, int]) -> Frame:
+        return render(rig.still(box), scene, seed=seed + 100_000)
+
+    counts = analyser.potted(frame, still, pot)
+    return {c.value: n for c, n in counts.items() if n}, potted_bounds(scene, rig.eye)
+
+
+@pytest.mark.parametrize("seed", [30106, 30314, 30372])
+def test_two_winks_of_one_colour_one_on_the_other_are_split_by_the_upper_ones_edge(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # tuning seeds where a 16 mm wink lies on a 22 mm one of its colour in
+    # the pot and 7-8 mm of the lower one shows: one patch of the colour,
+    # the upper wink's dark edge across it
+    seen, want = _counted(seed)
+    ((colour, (least, most)),) = ((c, b) for c, b in want.items() if b[0] == 2)
+    assert least == most == seen[colour] == 2
+    monkeypatch.setattr(pot_module, "EDGE_LINE", 256)  # edges never seen: one patch, one wink
+    assert _counted(seed)[0][colour] == 1
+
+
+def test_edge_lines_marks_a_dark_line_across_a_face_and_not_the_face() -> None:
+    image = np.full((60, 60, 3), 30, np.uint8)
+    cv2.circle(image, (30, 30), 22, (30, 30, 150), -1)
+    assert edge_lines(image, 2.0)[20:41, 20:41].min() == 255  # a plain face: no edge
+    cv2.line(image, (12, 30), (48, 30), (15, 15, 75), 1)  # a wink's edge across it
+    lines = edge_lines(image, 2.0)
+    assert lines[30, 20:41].max() == 0 and lines[25, 20:41].min() == 255

@@ -93,7 +93,7 @@ class MatAnalyser:
             return dict.fromkeys(COLOURS, 0)
         x0, y0, w, h = box
         crop = frame.image[y0 : y0 + h, x0 : x0 + w]
-        return potted(crop, self.cal.crop(1.0, box), pot, spec, VIDEO_PATCH_MM)
+        return potted(crop, self.cal.crop(1.0, box), pot, spec, VIDEO_PATCH_MM, edges=False)
 
     def _seen(self, i: int, f: Fit, found: Found, pot: Pot | None) -> SeenWink:
         spec = self.layout.spec
