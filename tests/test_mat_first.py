@@ -212,3 +212,45 @@ def test_the_live_camera_names_winks_played_from_behind_the_baseline(
     for shot, colour in zip(shots, (Colour.BLUE, Colour.GREEN), strict=True):
         assert shot["wink"][0] == colour.value[0] and wink_size(shot["wink"]) == 16
     assert _replays(tmp_path) >= 2
+
+
+@pytest.mark.parametrize("look", [True, False])
+def test_after_a_restart_a_still_places_the_winks_behind_the_baselines_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, look: bool
+) -> None:
+    """A restarted camera has read no still of the line-up: once the mat is
+    quiet it reads one, so the next shot from behind a baseline is named
+    (``look=False``: without that still, as before, the wink is not known)."""
+    from controller.games.tiddlywinks import camera as mat_camera
+    from tests.test_mat_live import SQUIDGE, Table, _replays
+
+    table = Table(tmp_path, monkeypatch)
+    try:
+        table.places = {w.id: (w.x, w.y) for w in lineup(np.random.default_rng(23), MatSpec())}
+        table.show()
+        table.at(0.5)  # the squidge-off: the camera reads the line-up
+        table.cmd("squidge", winks=SQUIDGE)  # blue wins: blue plays first
+        stopped = table.slide("b4", (-400.0, 150.0), 1.5)
+        table.at(stopped + 1.0)
+        places = dict(table.places)
+    finally:
+        table.close()
+    if not look:
+        monkeypatch.setattr(mat_camera.MatCamera, "_look_behind", lambda *a: None)
+    again = Table(tmp_path, monkeypatch)  # the service restarts, green to play
+    try:
+        again.places = places
+        again.show()
+        again.at(stopped + 3.0)  # quiet previews: the still is read
+        end = again.slide("g5", (350.0, 120.0), stopped + 3.5)
+        again.at(end + 1.0)
+        shots = again.inputs("shot")
+    finally:
+        again.close()
+    assert len(shots) == 2
+    played = shots[1].get("wink")
+    if look:
+        assert played is not None and played[0] == "g" and wink_size(played) == 16
+    else:
+        assert played is None
+    assert _replays(tmp_path) >= 2

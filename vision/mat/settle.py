@@ -223,6 +223,12 @@ class MatSettle:
             return True
         return False
 
+    @property
+    def quiet(self) -> bool:
+        """Whether the last :attr:`SettleSettings.quiet_frames` frames fed
+        showed no motion and no motion waits to settle."""
+        return not self.moving and self._quiet >= self.settings.quiet_frames
+
     def expect_motion(self, t_ns: int) -> None:
         """A shot has begun (its button, say) though the camera saw no motion
         yet: the mat settles once it has been still for the hold time."""

@@ -50,7 +50,7 @@ from controller.games.tiddlywinks.camera_evidence import Evidence
 from controller.games.tiddlywinks.camera_first import FirstWink
 from controller.games.tiddlywinks.camera_squidge import SquidgeWatch
 from controller.games.tiddlywinks.events import Lineup, Shot, Squidge
-from controller.games.tiddlywinks.geometry import MatSpec
+from controller.games.tiddlywinks.geometry import MatSpec, Place
 from controller.games.tiddlywinks.state import Phase, State
 from controller.model import Event
 from controller.sensors.lines import Role
@@ -155,7 +155,10 @@ class MatCamera:
         except _NoStill:
             watch.settle.expect_motion(mono)  # look again once frames come back
             return events
-        return events if shot is None else [*events, self._kept("shot", mono, shot)]
+        if shot is None:
+            self._look_behind(mono, state, events)
+            return events
+        return [*events, self._kept("shot", mono, shot)]
 
     def press(self, role: str, mono: int, state: Any) -> list[Event]:
         """The shot button: the shot ends now, the mat taken as it lies."""
@@ -179,6 +182,26 @@ class MatCamera:
         self.link.drop()
 
     # -- inside ----------------------------------------------------------------
+    def _look_behind(self, mono: int, state: Any, events: list[Event]) -> None:
+        """After a restart or a recalibration no still has shown where the
+        unplayed winks lie behind their baselines, so a shot played from there
+        could not be named from the previews: read one once the mat is quiet
+        (not in mid-shot), before the next shot."""
+        watch = self.watch
+        first = None if watch is None else watch.first
+        if watch is None or first is None or first.read or not watch.settle.quiet:
+            return
+        if not any(w.place is Place.BASELINE for w in state.mat):
+            first.read = True  # nothing behind the baselines to place
+            return
+        try:
+            still = self._still(mono, events)()
+        except _NoStill:
+            return  # tried again at the next quiet preview
+        self._taken = None  # (no input is read from it: no evidence to keep)
+        if watch.first is first:  # (the still did not find the camera knocked)
+            first.saw(watch.analyse(still), watch.spec)
+
     def _squidge(self, mono: int, state: Any, image: Any, events: list[Event]) -> list[Event]:
         """The squidge-off: a preview ``image`` (None: the shot button, read at
         once). A still is read at a round's first preview (the line-up, which

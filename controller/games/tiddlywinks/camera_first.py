@@ -85,12 +85,15 @@ class FirstWink:
         self._union: Mask | None = None
         self.behind: tuple[_Place, ...] = ()
         """(colour, size, x, y) of each wink last seen behind its baseline."""
+        self.read = False
+        """Whether a still has been read since this watcher was made."""
         self._kinds: dict[str, _Place] = {}
         self._known: set[_Kind] = set()
         self.reset()
 
     def saw(self, obs: MatObservation, spec: MatSpec) -> None:
         """A still was read: the winks behind their baselines lie as it shows."""
+        self.read = True
         self.behind = tuple(
             (w.colour, w.size, w.x, w.y)
             for w in obs.winks
