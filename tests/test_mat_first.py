@@ -4,6 +4,7 @@ through the live ShotWatch (rig 21 here; bench/first.py uses rigs 30-59)."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -189,20 +190,30 @@ def test_the_live_camera_journals_the_first_wink(
     assert _replays(tmp_path) >= 3
 
 
+def _squidged_and_b4_played(table: Any) -> float:
+    """The 24 winks lined up behind the baselines (scene seed 23), read by
+    the camera at the squidge-off, blue winning it; then b4 slides out from
+    behind blue's baseline. When it stops (match time)."""
+    from tests.test_mat_live import SQUIDGE
+
+    table.places = {w.id: (w.x, w.y) for w in lineup(np.random.default_rng(23), MatSpec())}
+    table.show()
+    table.at(0.5)  # the squidge-off: the camera reads the line-up
+    table.cmd("squidge", winks=SQUIDGE)  # blue wins: blue plays first
+    stopped: float = table.slide("b4", (-400.0, 150.0), 1.5)
+    return stopped
+
+
 def test_the_live_camera_names_winks_played_from_behind_the_baseline(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The squidge-off's still gives the first shot's places behind the
     baselines, the first shot's still the second's."""
-    from tests.test_mat_live import SQUIDGE, Table, _replays
+    from tests.test_mat_live import Table, _replays
 
     table = Table(tmp_path, monkeypatch)
     try:
-        table.places = {w.id: (w.x, w.y) for w in lineup(np.random.default_rng(23), MatSpec())}
-        table.show()
-        table.at(0.5)  # the squidge-off: the camera reads the line-up
-        table.cmd("squidge", winks=SQUIDGE)  # blue wins: blue plays first
-        stopped = table.slide("b4", (-400.0, 150.0), 1.5)
+        stopped = _squidged_and_b4_played(table)
         stopped = table.slide("g5", (350.0, 120.0), stopped + 1.0)
         table.at(stopped + 1.0)
         shots = table.inputs("shot")
@@ -222,15 +233,11 @@ def test_after_a_restart_a_still_places_the_winks_behind_the_baselines_again(
     quiet it reads one, so the next shot from behind a baseline is named
     (``look=False``: without that still, as before, the wink is not known)."""
     from controller.games.tiddlywinks import camera as mat_camera
-    from tests.test_mat_live import SQUIDGE, Table, _replays
+    from tests.test_mat_live import Table, _replays
 
     table = Table(tmp_path, monkeypatch)
     try:
-        table.places = {w.id: (w.x, w.y) for w in lineup(np.random.default_rng(23), MatSpec())}
-        table.show()
-        table.at(0.5)  # the squidge-off: the camera reads the line-up
-        table.cmd("squidge", winks=SQUIDGE)  # blue wins: blue plays first
-        stopped = table.slide("b4", (-400.0, 150.0), 1.5)
+        stopped = _squidged_and_b4_played(table)
         table.at(stopped + 1.0)
         places = dict(table.places)
     finally:
