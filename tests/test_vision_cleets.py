@@ -14,7 +14,9 @@ from controller.games.heads_and_tails.events import Face  # noqa: E402
 from vision.analyse import Analyser, Settings, choose_outline  # noqa: E402
 from vision.calibration import calibrate  # noqa: E402
 from vision.coinface import Ellipse, segment_outline  # noqa: E402
+from vision.locate import Candidate, find_changed, find_slivers  # noqa: E402
 from vision.model import CoinFace, Frame, Observation, Posture  # noqa: E402
+from vision.silhouette import edge_silhouette  # noqa: E402
 from vision.synth.art import CoinDesign  # noqa: E402
 from vision.synth.scene import Landing, Rig, render, still_window  # noqa: E402
 from vision.synth.trial import Trial, register  # noqa: E402
@@ -200,3 +202,84 @@ def test_a_silhouette_that_is_only_a_ragged_ring_is_no_silhouette() -> None:
     cv2.ellipse(solid, ((150.0, 150.0), (96.0, 80.0), 20.0), (40, 40, 40), -1)
     filled = segment_outline(solid, empty, 96.0, min_fill=0.7)
     assert filled is not None and abs(filled.ratio - 80 / 96) < 0.03
+
+
+def _tuning_table(seed: int) -> tuple[Rig, Analyser, Frame]:
+    """A rig of the tuning set (``trials`` on rigs 50000-50019 is where these
+    misses were found), calibrated, and its empty floor's preview."""
+    rig = Rig.make(seed)
+    analyser = Analyser(calibrate(render(rig, None, None, seed=11), rig.layout))
+    return rig, analyser, render(rig, None, None, seed=12)
+
+
+def _landing_shots(
+    rig: Rig, design: CoinDesign, land: Landing, seed: int
+) -> tuple[Frame, Frame, Frame]:
+    """Preview, still and the empty floor's still (the same window)."""
+    window = still_window(rig, land, np.random.default_rng(seed))
+    return (
+        render(rig, design, land, seed=seed),
+        render(rig, design, land, seed=seed + 1, still=True, window=window),
+        render(rig, None, None, seed=seed + 2, still=True, window=window),
+    )
+
+
+def test_a_small_coin_on_edge_is_located_by_its_colour() -> None:
+    # Rig 50000: the coin is 6.7 px across in the preview; on edge it is a
+    # sliver a pixel thick, silver on a brown floor of about its grey level.
+    rig, analyser, empty = _tuning_table(50000)
+    land = Landing(918.0, 1073.0, "tails", rotation_deg=57.0, tilt_deg=82.0, tilt_dir_deg=208.0)
+    preview, still, empty_still = _landing_shots(rig, CoinDesign.make(50000 + 104729), land, 40)
+    px = analyser.calibration.to_pixels(np.array([[land.x_mm, land.y_mm]]), preview.full_size)[0]
+    coin_px = 24.0 * analyser.calibration.px_per_mm(land.x_mm, land.y_mm, preview.full_size)
+    assert coin_px < 8
+
+    def near(cands: list[Candidate]) -> list[Candidate]:
+        return [c for c in cands if np.hypot(c.x - px[0], c.y - px[1]) < coin_px]
+
+    assert not near(find_changed(preview.image, empty.image, coin_px))  # too faint in grey
+    found = find_slivers(preview.image, empty.image, coin_px)
+    assert near(found) and found[0] in near(found)
+    obs = analyser.analyse(preview, still, empty, empty_still)
+    assert obs.verdict == "edge", obs.reasons
+    assert obs.x_mm is not None and obs.y_mm is not None
+    assert np.hypot(obs.x_mm - land.x_mm, obs.y_mm - land.y_mm) < 12
+
+
+def test_nothing_new_is_no_sliver() -> None:
+    rig = Rig.make(50001)
+    empty, again = render(rig, None, None, seed=1), render(rig, None, None, seed=2)
+    assert find_slivers(again.image, empty.image, 7.0) == []
+
+
+def test_a_silver_coin_leaning_on_the_white_line_is_outlined_by_its_edges() -> None:
+    # Rig 50000, a coin leaning 57 degrees on the line: as dark against the
+    # white line as a shadow, so what changed hardly fills its silhouette.
+    rig, analyser, empty = _tuning_table(50000)
+    land = Landing(602.0, 1491.5, "heads", rotation_deg=355.0, tilt_deg=57.0, tilt_dir_deg=218.5)
+    preview, still, empty_still = _landing_shots(rig, CoinDesign.make(50000 + 104729), land, 70)
+    s = analyser.settings
+    half = s.extent * s.coin_diameter_mm
+    crop = analyser.crop(still, land.x_mm, land.y_mm, half)
+    floor = analyser.crop(empty_still, land.x_mm, land.y_mm, half)
+    assert segment_outline(crop, floor, s.crop_px, min_fill=s.min_fill) is None
+    shape = edge_silhouette(crop, floor, s.crop_px)
+    assert shape is not None and shape.ratio < 0.6
+    obs = analyser.analyse(preview, still, empty, empty_still)
+    assert obs.posture is Posture.LEANING and obs.verdict == "edge", obs.reasons
+
+
+def test_a_hull_across_a_missing_arc_is_no_silhouette() -> None:
+    rng = np.random.default_rng(9)
+    grain = cv2.GaussianBlur(rng.normal(0, 6, (300, 300)).astype(np.float32), (0, 0), 3)
+    floor = np.asarray(np.clip(np.dstack([150 + grain] * 3), 0, 255), np.uint8)
+    # A flat silver coin as grey as the floor: only half its rim shows. The
+    # hull of that arc is a half-disc, far from round, and would call it leaning.
+    crop = floor.copy()
+    cv2.ellipse(crop, (150, 150), (48, 48), 0, 200, 380, (60, 60, 60), 3, cv2.LINE_AA)
+    assert edge_silhouette(crop, floor, 96.0) is None
+    # The whole rim: round.
+    whole = floor.copy()
+    cv2.circle(whole, (150, 150), 48, (60, 60, 60), 3, cv2.LINE_AA)
+    found = edge_silhouette(whole, floor, 96.0)
+    assert found is not None and found.ratio > 0.95 and abs(found.major - 99) < 5  # (3 px thick)

@@ -34,9 +34,10 @@ from vision.coinface import (
     similarity,
 )
 from vision.floor import scaled, translate
-from vision.locate import Candidate, find_changed, find_circles
+from vision.locate import Candidate, find_changed, find_circles, find_slivers
 from vision.model import CoinFace, Frame, Image, Observation, Posture, VisionError, Zone
 from vision.references import References
+from vision.silhouette import edge_silhouette
 
 MASK_STEP = 4
 """The coin is told from the empty floor at a quarter of the crop's resolution."""
@@ -99,7 +100,13 @@ class Analyser:
         that ``still`` shows)."""
         still = still or preview
         reasons: list[str] = []
-        for cand in self.candidates(preview, background)[:3]:
+        tried = self.candidates(preview, background)[:3]
+        for cand in tried:
+            x, y = self.calibration.to_floor(_on_sensor(cand, preview), preview.full_size)[0]
+            obs = self._judge(still, float(x), float(y), reasons, background, empty_still)
+            if obs is not None:
+                return obs
+        for cand in self.faint_candidates(preview, background, tried)[:3]:
             x, y = self.calibration.to_floor(_on_sensor(cand, preview), preview.full_size)[0]
             obs = self._judge(still, float(x), float(y), reasons, background, empty_still)
             if obs is not None:
@@ -114,6 +121,23 @@ class Analyser:
         if background is not None:
             return find_changed(preview.image, background.image, px)
         return find_circles(preview.image, 0.6 * px, 1.5 * px)
+
+    def faint_candidates(
+        self, preview: Frame, background: Frame | None, tried: list[Candidate]
+    ) -> list[Candidate]:
+        """When the candidates found no coin: fainter changes against the
+        empty floor (:func:`find_slivers`: a small coin on edge), away from
+        those already tried."""
+        if background is None:
+            return []
+        cal, d = self.calibration, self.settings.coin_diameter_mm
+        side = cal.layout.side_mm
+        px = d * cal.px_per_mm(side / 2, side / 2, preview.full_size)
+        return [
+            c
+            for c in find_slivers(preview.image, background.image, px)
+            if all(math.hypot(c.x - t.x, c.y - t.y) > px / 2 for t in tried)
+        ]
 
     def crop(self, still: Frame, x: float, y: float, half_mm: float, step: int = 1) -> Image:
         """The still around floor point (x, y), rectified: ``crop_px / step``
@@ -179,6 +203,10 @@ class Analyser:
             # Not a clean circle: the silhouette against the empty floor's still.
             floor = self.crop(empty_still, x, y, half)
             found = segment_outline(crop, floor, s.crop_px, min_fill=s.min_fill)
+            if found is None and outline is None:
+                # Neither an edge nor a filled silhouette: a grey coin on the
+                # white line, as dark as a shadow; its new edges outline it.
+                found = edge_silhouette(crop, floor, s.crop_px)
             shape = _near_middle(found, crop, s.crop_px)
             if found is not None and shape is None and not again:
                 # The preview located the coin with its shadow: look again
