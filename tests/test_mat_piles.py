@@ -274,3 +274,24 @@ def test_a_pair_left_undecided_is_ordered_by_the_levels_the_others_give() -> Non
     m = match(obs, ORDERED_BY_LEVELS)
     seen = {(m[w.index].id, m[b].id) for w in obs.winks for b in w.on if w.index in m and b in m}
     assert seen == {("g4", "r2"), ("g4", "r4"), ("r4", "r2")}
+
+
+# Tuning seed 30071: r4 on r6, one colour, 3.8 mm overlap. In the still two
+# of r6's candidates fitted one 22 mm circle across r6's edge and r4's (RMS
+# 0.36 mm, kept because two agreed) instead of r6. Fitted again without the
+# points on r4's rim, either candidate fits r6 (0.12 mm), which replaces it.
+LOOSE_ACROSS_TWO = MatScene((
+    TrueWink("b2", 31.38, 11.98), TrueWink("r6", 27.59, -7.76), TrueWink("r4", 38.16, -13.78, 1),
+))  # fmt: skip
+
+
+@pytest.mark.parametrize("rig_seed", [30071, 2, 3])
+def test_a_loose_fit_across_two_winks_gives_way_to_its_refit(rig_seed: int) -> None:
+    rig = MatRig.make(seed=rig_seed)
+    still = lambda box: render(rig.still(box), LOOSE_ACROSS_TWO, seed=rig_seed + 100_000)  # noqa: E731
+    obs = analyse(render(rig, LOOSE_ACROSS_TWO, seed=rig_seed), still=still)
+    m = match(obs, LOOSE_ACROSS_TWO)
+    assert sorted((w.colour.value, w.size) for w in obs.winks) == [
+        ("blue", 22), ("red", 16), ("red", 16)]  # fmt: skip
+    seen = {(m[w.index].id, m[b].id) for w in obs.winks for b in w.on if w.index in m and b in m}
+    assert seen == {("r4", "r6")}

@@ -107,7 +107,7 @@ def find_winks(pic: Picture) -> Found:
     fits = _dedupe([f for f in fits if f.whole or f.rms <= pic.loose_mm or _backed(f, fits)],
                    pic.apart_mm)  # fmt: skip
     if pic.loose_mm < 1.0:
-        found, more = _unexplained(pic.cal, found, fits, masks, pic.loose_mm, pic.apart_mm)
+        found, fits, more = _unexplained(pic.cal, found, fits, masks, pic.loose_mm, pic.apart_mm)
         fits += more
     fits = _one_colour_each(pic.cal, fits, masks)
     fits, saved = _rescue(pic, found, fits, masks)
@@ -191,24 +191,26 @@ EXPLAINED_MIN = 12
 
 def _unexplained(cal: MatCalibration, es: EdgeSet, fits: list[Fit], masks: dict[Colour, Mask],
                  loose_mm: float, apart_mm: tuple[float, float],
-                 ) -> tuple[EdgeSet, list[Fit]]:  # fmt: skip
-    """Candidates no kept fit came from, fitted again without the edge
-    points that lie on a kept fit's rim (a crescent between two winks: its
-    rays stop at the upper winks' edges as often as at its own, and a circle
+                 ) -> tuple[EdgeSet, list[Fit], list[Fit]]:  # fmt: skip
+    """Candidates no close fit came from (none, or a fit further than
+    ``loose_mm`` from its points), fitted again without the edge points that
+    lie on another kept fit's rim (a crescent between two winks: its rays
+    stop at the upper winks' edges as often as at its own, and a circle
     through all of them fits neither). A refit is kept when it fits within
     ``loose_mm`` through :data:`EXPLAINED_MIN` points or more, is no wink
     found already (``apart_mm``) and shows :data:`SHOWS` of its colour where
-    no other fit covers it. Returns the edge set with those points left out
-    of the rows of the refits kept, and the refits."""
-    used = {f.row for f in fits}
+    no other fit covers it; it replaces its candidate's loose fit, if any (a
+    circle across two winks). Returns the edge set with those points left
+    out of the rows refitted, the fits less those replaced, and the refits."""
+    used = {f.row for f in fits if f.whole or f.rms <= loose_mm}
     rows = np.array([k for k in range(len(es.cands)) if k not in used], np.int64)
     if not len(rows) or not fits:
-        return es, []
+        return es, fits, []
     pts = cal.to_mat(es.points[rows].reshape(-1, 2), WINK_THICKNESS_MM).reshape(len(rows), RAYS, 2)
     on_rim = np.zeros(pts.shape[:2], bool)
-    for f in fits:
+    for f in fits:  # a loose fit's own row is fitted again without it
         d = np.hypot(pts[..., 0] - f.x, pts[..., 1] - f.y) - f.size / 2
-        on_rim |= (d > EXPLAINED_MM[0]) & (d < EXPLAINED_MM[1])
+        on_rim |= (d > EXPLAINED_MM[0]) & (d < EXPLAINED_MM[1]) & (rows != f.row)[:, None]
     ok = es.ok.copy()
     ok[rows] &= ~on_rim
     trial = EdgeSet(es.cands, es.points, ok)
@@ -216,17 +218,19 @@ def _unexplained(cal: MatCalibration, es: EdgeSet, fits: list[Fit], masks: dict[
     for row, g in zip(rows, fit(cal, trial, rows, 0), strict=True):
         if g is None or g.rms > loose_mm or ok[row].sum() < EXPLAINED_MIN:
             continue
+        rest = [o for o in (*fits, *out) if o.row != row]
         if any(o.colour is g.colour
                and math.hypot(o.x - g.x, o.y - g.y) < apart_mm[o.size != g.size]
-               for o in (*fits, *out)):  # fmt: skip
+               for o in rest):  # fmt: skip
             continue  # a wink found already
-        others = [o.circle() for o in (*fits, *out)]
+        others = [o.circle() for o in rest]
         if relations.fill(masks[g.colour], cal, g.circle(), others) >= SHOWS:
             out.append(g)
     keep = es.ok.copy()
     for f in out:
         keep[f.row] = ok[f.row]
-    return EdgeSet(es.cands, es.points, keep), out
+    refitted = {f.row for f in out}
+    return EdgeSet(es.cands, es.points, keep), [f for f in fits if f.row not in refitted], out
 
 
 def _beyond(cal: MatCalibration, es: EdgeSet, fits: list[Fit]) -> list[Fit]:
