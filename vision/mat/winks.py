@@ -213,10 +213,13 @@ def _unexplained(cal: MatCalibration, es: EdgeSet, fits: list[Fit], masks: dict[
         on_rim |= (d > EXPLAINED_MM[0]) & (d < EXPLAINED_MM[1]) & (rows != f.row)[:, None]
     ok = es.ok.copy()
     ok[rows] &= ~on_rim
+    rows = rows[ok[rows].sum(axis=1) >= EXPLAINED_MIN]  # the others cannot be kept
+    if not len(rows):
+        return es, fits, []
     trial = EdgeSet(es.cands, es.points, ok)
     out: list[Fit] = []
     for row, g in zip(rows, fit(cal, trial, rows, 0), strict=True):
-        if g is None or g.rms > loose_mm or ok[row].sum() < EXPLAINED_MIN:
+        if g is None or g.rms > loose_mm:
             continue
         rest = [o for o in (*fits, *out) if o.row != row]
         if any(o.colour is g.colour
