@@ -41,7 +41,8 @@ unlike): a wink squopped by one of its colour and size must show 6 mm."""
 
 def groups(fits: list[Fit]) -> list[list[int]]:
     """The winks worth a closer look: each set of winks within
-    :data:`GAP_MM` of one another with some wink not seen whole or some two
+    :data:`GAP_MM` of one another or of one blob of colour (a wink the video
+    did not fit may join them) with some wink not seen whole or some two
     overlapping (winks seen whole and apart, or merely touching, are read
     well enough from the video)."""
     parent = list(range(len(fits)))
@@ -55,7 +56,8 @@ def groups(fits: list[Fit]) -> list[list[int]]:
     for i, a in enumerate(fits):
         for j in range(i + 1, len(fits)):
             b = fits[j]
-            if math.hypot(a.x - b.x, a.y - b.y) - (a.size + b.size) / 2 < GAP_MM:
+            if (math.hypot(a.x - b.x, a.y - b.y) - (a.size + b.size) / 2 < GAP_MM
+                    or a.blob == b.blob >= 0):  # fmt: skip
                 parent[root(i)] = root(j)
     out: dict[int, list[int]] = {}
     for i in range(len(fits)):

@@ -124,9 +124,11 @@ def stack(circ: list[Circle], colours: list[Colour], masks: dict[Colour, Mask],
     clear pairs do not put under either, else by the pile's levels from the
     clear pairs, and only failing that by the whole overlap's colour, if at
     least :data:`SHOWN_MM2` of it shows clear of the winks lying on either
-    (else neither is on the other). A pair of one colour that a wink of
-    another colour overlaps both of is ordered by it when it lies on one and
-    under the other, else by the edges."""
+    (else neither is on the other, unless the pairs decided after it leave
+    the two at different levels of the pile: the upper one then lies on the
+    lower, as a wink lies on every wink below it that it overlaps). A pair
+    of one colour that a wink of another colour overlaps both of is ordered
+    by it when it lies on one and under the other, else by the edges."""
     on: dict[int, set[int]] = {i: set() for i in range(len(circ))}
     unsure: list[tuple[int, int, list[int]]] = []
     same: list[tuple[int, int, list[int]]] = []
@@ -165,21 +167,27 @@ def stack(circ: list[Circle], colours: list[Colour], masks: dict[Colour, Mask],
         else:
             i_on_top = _edge_over(grey, cal, circ, i, j)
         on[i if i_on_top else j].add(j if i_on_top else i)
-    levels = pile_levels(len(circ), on)
-    for i, j, others in unsure:
-        ci, cj = colours[i], colours[j]
-        i_on_top = levels[i] > levels[j]
-        # a third wink the clear pairs put under either one does not hide their overlap
-        over = [circ[k] for k in others if k not in on[i] | on[j]]
-        share, n = lens_share(masks[ci], masks[cj], cal, circ[i], circ[j], over)
-        if len(over) < len(others) and n >= 6 and abs(share - 0.5) >= 0.25:
-            i_on_top = share > 0.5
-        elif levels[i] == levels[j]:
-            above = [c for k, c in enumerate(circ) if k not in (i, j) and on[k] & {i, j}]
-            if shown_mm2(circ[i], circ[j], above) < SHOWN_MM2:
-                continue  # nothing of the overlap shows: neither is said to be on top
-            i_on_top = lens_share(masks[ci], masks[cj], cal, circ[i], circ[j])[0] > 0.5
-        on[i if i_on_top else j].add(j if i_on_top else i)
+    while unsure:  # again while a pair left undecided may be decided by the others' levels
+        levels = pile_levels(len(circ), on)
+        left = []
+        for i, j, others in unsure:
+            ci, cj = colours[i], colours[j]
+            i_on_top = levels[i] > levels[j]
+            # a third wink the clear pairs put under either one does not hide their overlap
+            over = [circ[k] for k in others if k not in on[i] | on[j]]
+            share, n = lens_share(masks[ci], masks[cj], cal, circ[i], circ[j], over)
+            if len(over) < len(others) and n >= 6 and abs(share - 0.5) >= 0.25:
+                i_on_top = share > 0.5
+            elif levels[i] == levels[j]:
+                above = [c for k, c in enumerate(circ) if k not in (i, j) and on[k] & {i, j}]
+                if shown_mm2(circ[i], circ[j], above) < SHOWN_MM2:
+                    left.append((i, j, others))
+                    continue  # nothing of the overlap shows: neither is said to be on top
+                i_on_top = lens_share(masks[ci], masks[cj], cal, circ[i], circ[j])[0] > 0.5
+            on[i if i_on_top else j].add(j if i_on_top else i)
+        if len(left) == len(unsure):
+            break
+        unsure = left
     return on
 
 

@@ -74,6 +74,9 @@ class Candidate:
     u: float
     v: float
     depth_px: float
+    blob: int = -1
+    """Which blob of all colours together (an outline of the union of the
+    masks) it lies in: winks whose colours touch or overlap share one."""
 
 
 def candidates(masks: dict[Colour, Mask], r_small_px: float) -> list[Candidate]:
@@ -89,7 +92,7 @@ def candidates(masks: dict[Colour, Mask], r_small_px: float) -> list[Candidate]:
     smallest = 0.15 * np.pi * r_small_px**2
     out: list[Candidate] = []
     hgt, wid = union.shape
-    for contour in contours:
+    for blob, contour in enumerate(contours):
         x, y, w, h = cv2.boundingRect(contour)
         if w * h < smallest:
             continue
@@ -99,11 +102,12 @@ def candidates(masks: dict[Colour, Mask], r_small_px: float) -> list[Candidate]:
             roi = np.zeros((y1 - y0 + 4, x1 - x0 + 4), np.uint8)
             roi[2:-2, 2:-2] = m[y0:y1, x0:x1]
             if cv2.countNonZero(roi) >= smallest:
-                out += _peaks(roi, colour, least, x0 - 2, y0 - 2)
+                out += _peaks(roi, colour, least, x0 - 2, y0 - 2, blob)
     return out
 
 
-def _peaks(roi: Mask, colour: Colour, least: float, x0: int, y0: int) -> list[Candidate]:
+def _peaks(roi: Mask, colour: Colour, least: float, x0: int, y0: int,
+           blob: int) -> list[Candidate]:  # fmt: skip
     out: list[Candidate] = []
     left = roi.copy()
     for _ in range(12):  # no blob holds more than a dozen winks
@@ -111,7 +115,7 @@ def _peaks(roi: Mask, colour: Colour, least: float, x0: int, y0: int) -> list[Ca
         _, depth, _, (px, py) = cv2.minMaxLoc(dist)
         if depth < least:
             break
-        out.append(Candidate(colour, float(px + x0), float(py + y0), float(depth)))
+        out.append(Candidate(colour, float(px + x0), float(py + y0), float(depth), blob))
         cv2.circle(left, (px, py), round(depth + 1.0), 0, -1)
     return out
 

@@ -43,6 +43,8 @@ class Fit:
     """The candidate's row in the picture's :class:`EdgeSet` (-1: none)."""
     depth: float
     """How far the candidate lay inside its colour's blob, px."""
+    blob: int = -1
+    """The candidate's blob of all colours (:class:`~vision.mat.segment.Candidate`; -1: none)."""
 
     def circle(self, level: int = 0) -> relations.Circle:
         """x, y, radius, face height."""
@@ -104,6 +106,9 @@ def find_winks(pic: Picture) -> Found:
         fits += _beyond(pic.cal, found, fits)
     fits = _dedupe([f for f in fits if f.whole or f.rms <= pic.loose_mm or _backed(f, fits)],
                    pic.apart_mm)  # fmt: skip
+    if pic.loose_mm < 1.0:
+        found, fits, more = _unexplained(pic.cal, found, fits, masks, pic.loose_mm, pic.apart_mm)
+        fits += more
     fits = _one_colour_each(pic.cal, fits, masks)
     fits, saved = _rescue(pic, found, fits, masks)
     fits += saved
@@ -163,18 +168,72 @@ def fit(cal: MatCalibration, es: EdgeSet, rows: NDArray[np.int64], level: int) -
     by_size = {22: tuple(v[:n] for v in both), 16: tuple(v[n:] for v in both)}
     out: list[Fit | None] = []
     for i, row in enumerate(rows):
-        colour, depth = es.cands[row].colour, es.cands[row].depth_px
+        colour, depth, blob = es.cands[row].colour, es.cands[row].depth_px, es.cands[row].blob
         if count[i] < 8:
             out.append(None)
         elif whole[i]:  # the whole edge seen
             size = 22 if r[i] > 9.5 else 16
             out.append(Fit(colour, size, float(cx[i]), float(cy[i]), float(rms[i]), True,
-                           int(row), depth))  # fmt: skip
+                           int(row), depth, blob))  # fmt: skip
         else:
             n, size = max((int(f[2][i]), -float(f[3][i]), s) for s, f in by_size.items())[::2]
             x, y, _, e = (float(v[i]) for v in by_size[size])
-            out.append(None if n < 8 else Fit(colour, size, x, y, e, False, int(row), depth))
+            out.append(None if n < 8 else Fit(colour, size, x, y, e, False, int(row), depth, blob))
     return out
+
+
+EXPLAINED_MM = (-0.5, 1.0)
+"""An edge point this far (mm) outside (inside: negative) a kept fit's rim
+is that wink's edge (its face's rim, or its dark edge beyond it)."""
+EXPLAINED_MIN = 12
+"""The least edge points a fit refitted from the unexplained ones must keep."""
+
+
+def _unexplained(cal: MatCalibration, es: EdgeSet, fits: list[Fit], masks: dict[Colour, Mask],
+                 loose_mm: float, apart_mm: tuple[float, float],
+                 ) -> tuple[EdgeSet, list[Fit], list[Fit]]:  # fmt: skip
+    """Candidates no close fit came from (none, or a fit further than
+    ``loose_mm`` from its points), fitted again without the edge points that
+    lie on another kept fit's rim (a crescent between two winks: its rays
+    stop at the upper winks' edges as often as at its own, and a circle
+    through all of them fits neither). A refit is kept when it fits within
+    ``loose_mm`` through :data:`EXPLAINED_MIN` points or more, is no wink
+    found already (``apart_mm``) and shows :data:`SHOWS` of its colour where
+    no other fit covers it; it replaces its candidate's loose fit, if any (a
+    circle across two winks). Returns the edge set with those points left
+    out of the rows refitted, the fits less those replaced, and the refits."""
+    used = {f.row for f in fits if f.whole or f.rms <= loose_mm}
+    rows = np.array([k for k in range(len(es.cands)) if k not in used], np.int64)
+    if not len(rows) or not fits:
+        return es, fits, []
+    pts = cal.to_mat(es.points[rows].reshape(-1, 2), WINK_THICKNESS_MM).reshape(len(rows), RAYS, 2)
+    on_rim = np.zeros(pts.shape[:2], bool)
+    for f in fits:  # a loose fit's own row is fitted again without it
+        d = np.hypot(pts[..., 0] - f.x, pts[..., 1] - f.y) - f.size / 2
+        on_rim |= (d > EXPLAINED_MM[0]) & (d < EXPLAINED_MM[1]) & (rows != f.row)[:, None]
+    ok = es.ok.copy()
+    ok[rows] &= ~on_rim
+    rows = rows[ok[rows].sum(axis=1) >= EXPLAINED_MIN]  # the others cannot be kept
+    if not len(rows):
+        return es, fits, []
+    trial = EdgeSet(es.cands, es.points, ok)
+    out: list[Fit] = []
+    for row, g in zip(rows, fit(cal, trial, rows, 0), strict=True):
+        if g is None or g.rms > loose_mm:
+            continue
+        rest = [o for o in (*fits, *out) if o.row != row]
+        if any(o.colour is g.colour
+               and math.hypot(o.x - g.x, o.y - g.y) < apart_mm[o.size != g.size]
+               for o in rest):  # fmt: skip
+            continue  # a wink found already
+        others = [o.circle() for o in rest]
+        if relations.fill(masks[g.colour], cal, g.circle(), others) >= SHOWS:
+            out.append(g)
+    keep = es.ok.copy()
+    for f in out:
+        keep[f.row] = ok[f.row]
+    refitted = {f.row for f in out}
+    return EdgeSet(es.cands, es.points, keep), [f for f in fits if f.row not in refitted], out
 
 
 def _beyond(cal: MatCalibration, es: EdgeSet, fits: list[Fit]) -> list[Fit]:
