@@ -10,7 +10,17 @@ cv2 = pytest.importorskip("cv2")
 
 from vision import coinface  # noqa: E402
 from vision.analyse import _png  # noqa: E402
-from vision.coinface import LOG8, Outlines, coin_mask, find_outline  # noqa: E402
+from vision.coinface import (  # noqa: E402
+    LOG8,
+    Ellipse,
+    Outlines,
+    _radius,
+    _support,
+    coin_mask,
+    find_outline,
+    refine,
+    soft,
+)
 
 
 def test_the_evidence_png_is_stored_with_the_crops_exact_pixels() -> None:
@@ -91,3 +101,61 @@ def test_a_second_look_at_a_crop_reuses_the_first_and_finds_the_same(
     outlines = Outlines(crop, 96.0)
     assert (outlines.find(coarse=True), outlines.find()) == (coarse, full)
     assert len(calls) == 1
+
+
+def _refine_as_before(g: np.ndarray, guess: Ellipse, rays: int = 120, rounds: int = 2) -> Ellipse:
+    """``refine`` as it was: the rays' angles, cosines and spans made on every round."""
+    fit = guess
+    for k in range(rounds):
+        angles = np.linspace(0, 2 * np.pi, rays, endpoint=False)
+        r0 = np.maximum(_radius(fit, angles), 3.0)
+        span = np.linspace(0.7, 1.3, 37) if k == 0 else np.linspace(0.88, 1.12, 31)
+        radii = np.outer(r0, span)
+        xs = fit.x + np.cos(angles)[:, None] * radii
+        ys = fit.y + np.sin(angles)[:, None] * radii
+        samples = cv2.remap(
+            g, xs.astype(np.float32), ys.astype(np.float32), cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_REPLICATE,
+        )  # fmt: skip
+        step = np.abs(np.diff(samples, axis=1))
+        strong_steps = step >= 0.6 * step.max(axis=1, keepdims=True)
+        best = step.shape[1] - 1 - np.argmax(strong_steps[:, ::-1], axis=1)
+        strong = step[np.arange(rays), best] > 0.4 * np.median(step.max(axis=1))
+        r = (radii[np.arange(rays), best] + radii[np.arange(rays), best + 1]) / 2
+        pts = np.column_stack([fit.x + r * np.cos(angles), fit.y + r * np.sin(angles)])[strong]
+        if len(pts) < 20:
+            return fit
+        fit = coinface._robust_fit(pts) or fit
+    return fit
+
+
+def _support_as_before(g: np.ndarray, e: Ellipse, n: int = 90) -> float:
+    angles = np.linspace(0, 2 * np.pi, n, endpoint=False)
+    r = _radius(e, angles)
+    inner, outer = np.maximum(r - 2.5, 0.5), r + 2.5
+    xi, yi = e.x + np.cos(angles) * inner, e.y + np.sin(angles) * inner
+    xo, yo = e.x + np.cos(angles) * outer, e.y + np.sin(angles) * outer
+    a = cv2.remap(g, xi.astype(np.float32)[None], yi.astype(np.float32)[None], cv2.INTER_LINEAR)
+    b = cv2.remap(g, xo.astype(np.float32)[None], yo.astype(np.float32)[None], cv2.INTER_LINEAR)
+    return float(np.median(np.abs(a - b)))
+
+
+def test_the_ray_refinement_and_support_are_as_before_bit_for_bit() -> None:
+    # The rays' directions, cosines and sines are made once, not per call.
+    rng = np.random.default_rng(11)
+    moved = 0
+    for trial in range(12):
+        crop = np.clip(rng.normal(120, 10, (300, 300, 3)), 0, 255).astype(np.uint8)
+        axes = (int(rng.integers(60, 100)), int(rng.integers(30, 100)))
+        cv2.ellipse(crop, ((150, 150), axes, float(rng.uniform(0, 180))), (60, 150, 210), -1)
+        g = soft(crop)
+        for guess in (
+            Ellipse(150 + float(rng.normal(0, 4)), 150.0, 96.0, 96.0, 0.0),
+            Ellipse(148.0, 153.0, 100.0, 70.0, float(rng.uniform(0, 180))),
+        ):
+            rays = (120, 90, 61)[trial % 3]
+            fit = refine(g, guess, rays)
+            assert fit == _refine_as_before(g, guess, rays)
+            assert _support(g, fit) == _support_as_before(g, fit)
+            moved += fit != guess
+    assert moved >= 20  # the rays found the edge, round after round

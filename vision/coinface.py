@@ -21,6 +21,7 @@ the best normalised correlation over all shifts (by FFT) is the score.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -110,20 +111,34 @@ def soft(crop: Image) -> NDArray[np.float32]:
     return np.asarray(cv2.GaussianBlur(grey(crop), (0, 0), 1.0), np.float32)
 
 
+SPANS = (np.linspace(0.7, 1.3, 37), np.linspace(0.88, 1.12, 31))
+"""The radii :func:`refine` samples, as fractions of the fit's: its first round, then the rest."""
+
+
+@functools.cache
+def _rays(n: int) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+    """``n`` directions round the circle, their cosines and sines (made once:
+    ``refine`` and ``_support`` ran ``linspace``, ``cos`` and ``sin`` on the same
+    angles about 30 times a crop)."""
+    angles = np.linspace(0, 2 * np.pi, n, endpoint=False)
+    for a in (angles, cos := np.cos(angles), sin := np.sin(angles)):
+        a.flags.writeable = False
+    return angles, cos, sin
+
+
 def refine(g: NDArray[np.float32], guess: Ellipse, rays: int = 120, rounds: int = 2) -> Ellipse:
     """The outline again, from the outermost strong edge on rays from the
     guessed centre across the guessed outline (sharper than a dilated
     contour); ``g`` is the crop as :func:`soft` gives it."""
     fit = guess
+    angles, cos, sin = _rays(rays)
     for k in range(rounds):
-        angles = np.linspace(0, 2 * np.pi, rays, endpoint=False)
         r0 = np.maximum(_radius(fit, angles), 3.0)
         # Wide first, then close to the first fit: a line or a seam just
         # outside the coin is then out of reach.
-        span = np.linspace(0.7, 1.3, 37) if k == 0 else np.linspace(0.88, 1.12, 31)
-        radii = np.outer(r0, span)
-        xs = fit.x + np.cos(angles)[:, None] * radii
-        ys = fit.y + np.sin(angles)[:, None] * radii
+        radii = np.outer(r0, SPANS[min(k, 1)])
+        xs = fit.x + cos[:, None] * radii
+        ys = fit.y + sin[:, None] * radii
         samples = cv2.remap(
             g,
             xs.astype(np.float32),
@@ -138,7 +153,7 @@ def refine(g: NDArray[np.float32], guess: Ellipse, rays: int = 120, rounds: int 
         best = step.shape[1] - 1 - np.argmax(strong_steps[:, ::-1], axis=1)
         strong = step[np.arange(rays), best] > 0.4 * np.median(step.max(axis=1))
         r = (radii[np.arange(rays), best] + radii[np.arange(rays), best + 1]) / 2
-        pts = np.column_stack([fit.x + r * np.cos(angles), fit.y + r * np.sin(angles)])[strong]
+        pts = np.column_stack([fit.x + r * cos, fit.y + r * sin])[strong]
         if len(pts) < 20:
             return fit
         fit = _robust_fit(pts) or fit
@@ -194,11 +209,11 @@ def similarity(a: Feature, b: Feature) -> float:
 
 def _support(g: NDArray[np.float32], e: Ellipse, n: int = 90) -> float:
     """How strongly the image steps across the outline (median grey-level step)."""
-    angles = np.linspace(0, 2 * np.pi, n, endpoint=False)
+    angles, cos, sin = _rays(n)
     r = _radius(e, angles)
     inner, outer = np.maximum(r - 2.5, 0.5), r + 2.5
-    xi, yi = e.x + np.cos(angles) * inner, e.y + np.sin(angles) * inner
-    xo, yo = e.x + np.cos(angles) * outer, e.y + np.sin(angles) * outer
+    xi, yi = e.x + cos * inner, e.y + sin * inner
+    xo, yo = e.x + cos * outer, e.y + sin * outer
     a = cv2.remap(g, xi.astype(np.float32)[None], yi.astype(np.float32)[None], cv2.INTER_LINEAR)
     b = cv2.remap(g, xo.astype(np.float32)[None], yo.astype(np.float32)[None], cv2.INTER_LINEAR)
     return float(np.median(np.abs(a - b)))
