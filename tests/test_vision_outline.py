@@ -10,9 +10,11 @@ import pytest
 
 cv2 = pytest.importorskip("cv2")
 
+from vision import coinface  # noqa: E402
 from vision.analyse import MASK_STEP, Analyser, Settings  # noqa: E402
 from vision.calibration import calibrate  # noqa: E402
 from vision.coinface import (  # noqa: E402
+    SAMPLE_FROM,
     Ellipse,
     coin_mask,
     face_feature,
@@ -110,3 +112,33 @@ def test_a_face_outlined_past_the_crops_corner_reads_no_uninitialised_memory() -
     for e, a, b in zip(outlines, first, again, strict=True):
         assert np.isfinite(a).all(), e
         assert np.allclose(a, b, rtol=0, atol=1e-6), e
+
+
+def test_the_silhouettes_medians_from_a_quarter_of_the_pixels_change_almost_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A coin leaning 60 degrees against the empty floor's still, at the
+    # still's resolution (307 px: its medians are taken from every other
+    # pixel of every other row): the mask and its outline as with all pixels.
+    rig = Rig.make(1, coin_px=80.0)
+    empty = render(rig, None, None, seed=1)
+    analyser = Analyser(calibrate(empty, rig.layout), settings=Settings())
+    land = Landing(700.0, 800.0, "heads", rotation_deg=33.0, tilt_deg=60.0, tilt_dir_deg=20.0)
+    window = still_window(rig, land, np.random.default_rng(2))
+    still = render(rig, CoinDesign.make(1), land, seed=3, still=True, window=window)
+    empty_still = render(rig, None, None, seed=4, still=True, window=window)
+    s = analyser.settings
+    half = s.extent * s.coin_diameter_mm
+    crop, floor = (analyser.crop(f, 700.0, 800.0, half) for f in (still, empty_still))
+    assert floor.shape[0] * floor.shape[1] >= SAMPLE_FROM
+    sampled = coin_mask(crop, floor, 0.0)
+    shape = segment_outline(crop, floor, s.crop_px, min_fill=s.min_fill)
+    monkeypatch.setattr(coinface, "SAMPLE_FROM", 10**12)
+    whole = coin_mask(crop, floor, 0.0)
+    every = segment_outline(crop, floor, s.crop_px, min_fill=s.min_fill)
+    assert 0.03 * whole.size < int(whole.sum()) < 0.3 * whole.size  # the coin, not noise
+    assert int(np.count_nonzero(sampled != whole)) <= 0.002 * whole.size
+    assert shape is not None and every is not None
+    assert shape.ratio < 0.85  # leaning
+    assert abs(shape.ratio - every.ratio) < 0.005
+    assert np.hypot(shape.x - every.x, shape.y - every.y) < 0.5

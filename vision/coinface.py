@@ -343,6 +343,23 @@ LOG8 = np.log(np.arange(256, dtype=np.float32) + 8)
 """log(v + 8) for each uint8 value v, float32: the log-ratio of two images by table."""
 
 
+SAMPLE_FROM = 40_000
+"""A plane of at least this many pixels has its medians taken over every
+other pixel of every other row (a quarter; the still's 307 px crop: 23,716
+of 94,249): five medians of the whole plane were about 4 of a leaning
+coin's 15-20 ms. A median is a robust estimate: on tuning rigs 50000-50002
+and 80000-80003 (700 landings) no verdict, face or posture changed; the
+silhouette's axis ratio moved in 101 of them, by 0.0003 at the median and
+0.004 at most. Smaller planes (the preview's, 77 px) as before."""
+
+
+def _median(plane: NDArray[np.float32]) -> np.float32:
+    """The median of ``plane``'s values, of a quarter of them when it is large."""
+    if plane.size >= SAMPLE_FROM:
+        plane = plane[::2, ::2]
+    return np.float32(np.median(plane))
+
+
 def coin_mask(crop: Image, floor: Image, blur: float) -> Image:
     """Where ``crop`` (BGR) differs from the empty ``floor`` (the same view,
     ``step`` times coarser) in a way a shadow cannot explain: a shadow only
@@ -360,12 +377,12 @@ def coin_mask(crop: Image, floor: Image, blur: float) -> Image:
     # reductions along the last axis gave (tested).
     ratio = np.asarray(cv2.LUT(small, LOG8), np.float32) - cv2.LUT(empty, LOG8)
     r = [np.asarray(c, np.float32) for c in cv2.split(ratio)]
-    r = [c - np.median(c) for c in r]  # exposure and white balance
+    r = [c - _median(c) for c in r]  # exposure and white balance
     b = (r[0] + r[1] + r[2]) / 3
     d = [c - b for c in r]
     q = np.sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2])
-    noise_b = 1.4826 * float(np.median(np.abs(b))) + 0.01
-    noise_q = float(np.median(q)) + 0.01
+    noise_b = 1.4826 * float(_median(np.abs(b))) + 0.01
+    noise_q = float(_median(q)) + 0.01
     coin = (q > max(0.06, 3 * noise_q)) | (b > max(0.1, 3 * noise_b)) | (b < -0.55)
     mask = coin.astype(np.uint8)
     mask = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8)), np.uint8)
