@@ -21,6 +21,7 @@ from vision.coinface import (  # noqa: E402
     find_outline,
     segment_outline,
 )
+from vision.model import Observation, Posture  # noqa: E402
 from vision.synth.art import CoinDesign  # noqa: E402
 from vision.synth.scene import Landing, Rig, render, still_window  # noqa: E402
 
@@ -142,3 +143,42 @@ def test_the_silhouettes_medians_from_a_quarter_of_the_pixels_change_almost_noth
     assert shape.ratio < 0.85  # leaning
     assert abs(shape.ratio - every.ratio) < 0.005
     assert np.hypot(shape.x - every.x, shape.y - every.y) < 0.5
+
+
+def _circle_searches(
+    monkeypatch: pytest.MonkeyPatch, analyser: Analyser, *frames: object
+) -> tuple[list[int], object]:
+    scales: list[int] = []
+    real = coinface._circle
+
+    def counted(crop: np.ndarray, diameter: float, scale: int) -> Ellipse | None:
+        scales.append(scale)
+        return real(crop, diameter, scale)
+
+    monkeypatch.setattr(coinface, "_circle", counted)
+    obs = analyser._judge(*frames)  # type: ignore[arg-type]
+    return scales, obs
+
+
+def test_a_leaning_coin_is_searched_for_circles_once_and_no_coin_twice(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    rig = Rig.make(1, coin_px=80.0)
+    empty = render(rig, None, None, seed=1)
+    analyser = Analyser(calibrate(empty, rig.layout), settings=Settings())
+    land = Landing(700.0, 800.0, "heads", rotation_deg=33.0, tilt_deg=45.0, tilt_dir_deg=20.0)
+    window = still_window(rig, land, np.random.default_rng(2))
+    still = render(rig, CoinDesign.make(1), land, seed=3, still=True, window=window)
+    empty_still = render(rig, None, None, seed=4, still=True, window=window)
+    # Leaning: an outline at half resolution, not round; it is not searched again.
+    scales, obs = _circle_searches(
+        monkeypatch, analyser, still, 700.0, 800.0, [], empty, empty_still
+    )
+    assert scales == [2]
+    assert isinstance(obs, Observation) and obs.posture is Posture.LEANING
+    # Nothing there at half resolution: looked at again at full resolution.
+    scales, obs = _circle_searches(
+        monkeypatch, analyser, empty_still, 700.0, 800.0, [], empty, empty_still
+    )
+    assert scales == [2, 1]
+    assert obs is None
