@@ -62,9 +62,12 @@ def gradient(g: NDArray[Any]) -> NDArray[np.float32]:
     about 1 % of its results an ulp apart depending on its buffers' alignment,
     so the same crop was once judged flat by its edge, once by its silhouette
     (rig 50003, an edge axis ratio on the 0.95 line)."""
-    gx = cv2.Sobel(g, cv2.CV_32F, 1, 0)
-    gy = cv2.Sobel(g, cv2.CV_32F, 0, 1)
-    return np.asarray(np.sqrt(gx * gx + gy * gy), np.float32)
+    gx = np.asarray(cv2.Sobel(g, cv2.CV_32F, 1, 0), np.float32)
+    gy = np.asarray(cv2.Sobel(g, cv2.CV_32F, 0, 1), np.float32)
+    gx *= gx  # in place: sqrt(gx * gx + gy * gy) without temporaries, as fast as cv2
+    gy *= gy
+    gx += gy
+    return np.sqrt(gx, out=gx)
 
 
 def _edges(image: Image) -> Image:
