@@ -13,11 +13,15 @@ The landings are ``bench.vision``'s (``trials`` on rigs ``seed * 1000 + r``,
 100 a rig). Compared: found, posture, face, zone (in/out), verdict, position,
 coin size, axis ratio, confidence, scores (to 1e-9; exact equality is
 counted too), the reasons, and the evidence crop's pixels (the PNG decoded).
-The face scores are not bit-for-bit repeatable even on one version: OpenCV
-5.0's ``warpPolar`` gives a few polar samples a few ulps apart from call to
-call on the same input (seen single-threaded too), which moves a score by up
-to about 1e-9 (main against itself: 133 of 300 float fields on 100 landings
-differed, by at most 6.1e-10).
+Why 1e-9: before ``coinface.gradient`` (2026-11-23, round 7) the face scores
+were not bit-for-bit repeatable even on one version (main against itself:
+133 of 300 float fields on 100 landings differed, by at most 6.1e-10). The
+cause was ``cv2.magnitude``, not ``warpPolar`` as first thought: its results
+moved by an ulp with its buffers' alignment. With the gradient by NumPy the
+same analysis run twice on each of 700 landings (rigs 50000-50002 and
+80000-80003, one process) gave bit-for-bit equal fields; two versions that
+compute a gradient differently still differ by ulps, which the tolerance
+allows.
 """
 
 from __future__ import annotations

@@ -15,6 +15,12 @@ per tree, alternating which goes first; each worker renders the same scenes
 - ``whole``: ``Analyser.analyse`` (locate + classify).
 
 Prints p50 / p95 of all samples per tree and the load average before and after.
+``--clock cpu`` times each call by the CPU time the process spent on it
+(``time.process_time``: every thread's, OpenCV's workers included) instead of
+the wall clock: on a machine other sessions load to 10-30 runnable processes
+the wall clock mostly measures waiting for a CPU, the CPU time much less so
+(it is the work, not the latency: on an idle machine OpenCV's parallel parts
+make the wall time shorter than this).
 """
 
 from __future__ import annotations
@@ -39,7 +45,10 @@ if TYPE_CHECKING:
 SCENES = {"flat": 0.0, "lean30": 30.0, "lean45": 45.0, "lean60": 60.0}
 
 
-def worker(repeats: int, seed: int) -> dict[str, dict[str, list[float]]]:
+CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time.process_time}
+
+
+def worker(repeats: int, seed: int, clock: str = "wall") -> dict[str, dict[str, list[float]]]:
     """Time each scene ``repeats`` times in this process; the samples in seconds."""
     from vision.analyse import Analyser, Settings
     from vision.calibration import calibrate
@@ -60,7 +69,7 @@ def worker(repeats: int, seed: int) -> dict[str, dict[str, list[float]]]:
         preview = render(rig, design, land, seed=2)
         still = render(rig, design, land, seed=3, still=True, window=window)
         empty_still = render(rig, None, None, seed=4, still=True, window=window)
-        out[name] = _time_scene(analyser, empty, preview, still, empty_still, repeats)
+        out[name] = _time_scene(analyser, empty, preview, still, empty_still, repeats, clock)
     return out
 
 
@@ -71,6 +80,7 @@ def _time_scene(
     still: Frame,
     empty_still: Frame,
     repeats: int,
+    clock: str = "wall",
 ) -> dict[str, list[float]]:
     cands = analyser.candidates(preview, empty)
     on_sensor = np.array([[cands[0].x + preview.origin[0], cands[0].y + preview.origin[1]]])
@@ -81,23 +91,27 @@ def _time_scene(
         "classify": lambda: analyser._judge(still, x, y, [], empty, empty_still),
         "whole": lambda: analyser.analyse(preview, still, empty, empty_still),
     }
-    return {k: _samples(fn, repeats) for k, fn in steps.items()}
+    return {k: _samples(fn, repeats, CLOCKS[clock]) for k, fn in steps.items()}
 
 
-def _samples(fn: Callable[[], object], repeats: int) -> list[float]:
+def _samples(
+    fn: Callable[[], object], repeats: int, now: Callable[[], float] = time.perf_counter
+) -> list[float]:
     fn()  # warm
     times = []
     for _ in range(repeats):
-        start = time.perf_counter()
+        start = now()
         fn()
-        times.append(time.perf_counter() - start)
+        times.append(now() - start)
     return times
 
 
-def _run(tree: Path, repeats: int, seed: int) -> dict[str, dict[str, list[float]]]:
+def _run(
+    tree: Path, repeats: int, seed: int, clock: str = "wall"
+) -> dict[str, dict[str, list[float]]]:
     """One worker in ``tree`` (its ``vision`` package first on the path)."""
     cmd = [sys.executable, "-m", "bench.vision_time", "--worker", f"--repeats={repeats}"]
-    cmd.append(f"--seed={seed}")
+    cmd += [f"--seed={seed}", f"--clock={clock}"]
     done = subprocess.run(cmd, cwd=tree, capture_output=True, text=True, check=True)
     data: dict[str, dict[str, list[float]]] = json.loads(done.stdout.splitlines()[-1])
     return data
@@ -118,21 +132,22 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=4)
     parser.add_argument("--repeats", type=int, default=25)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--clock", choices=sorted(CLOCKS), default="wall")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
-        print(json.dumps(worker(args.repeats, args.seed)))
+        print(json.dumps(worker(args.repeats, args.seed, args.clock)))
         return
     here = Path(__file__).resolve().parent.parent
     trees = {"this": here}
     if args.against is not None:
         trees = {"other": _other(args.against.resolve()), "this": here}
-    print(f"load before: {os.getloadavg()}")
+    print(f"clock: {args.clock}; load before: {os.getloadavg()}")
     samples: dict[str, dict[str, dict[str, list[float]]]] = {}
     for r in range(args.rounds):
         order = list(trees.items())
         for name, tree in order if r % 2 == 0 else order[::-1]:
-            got = _run(tree, args.repeats, args.seed)
+            got = _run(tree, args.repeats, args.seed, args.clock)
             for scene, steps in got.items():
                 for step, ts in steps.items():
                     samples.setdefault(name, {}).setdefault(scene, {}).setdefault(step, [])

@@ -10,15 +10,18 @@ import pytest
 
 cv2 = pytest.importorskip("cv2")
 
+from vision import coinface  # noqa: E402
 from vision.analyse import MASK_STEP, Analyser, Settings  # noqa: E402
 from vision.calibration import calibrate  # noqa: E402
 from vision.coinface import (  # noqa: E402
+    SAMPLE_FROM,
     Ellipse,
     coin_mask,
     face_feature,
     find_outline,
     segment_outline,
 )
+from vision.model import Observation, Posture  # noqa: E402
 from vision.synth.art import CoinDesign  # noqa: E402
 from vision.synth.scene import Landing, Rig, render, still_window  # noqa: E402
 
@@ -110,3 +113,72 @@ def test_a_face_outlined_past_the_crops_corner_reads_no_uninitialised_memory() -
     for e, a, b in zip(outlines, first, again, strict=True):
         assert np.isfinite(a).all(), e
         assert np.allclose(a, b, rtol=0, atol=1e-6), e
+
+
+def test_the_silhouettes_medians_from_a_quarter_of_the_pixels_change_almost_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A coin leaning 60 degrees against the empty floor's still, at the
+    # still's resolution (307 px: its medians are taken from every other
+    # pixel of every other row): the mask and its outline as with all pixels.
+    rig = Rig.make(1, coin_px=80.0)
+    empty = render(rig, None, None, seed=1)
+    analyser = Analyser(calibrate(empty, rig.layout), settings=Settings())
+    land = Landing(700.0, 800.0, "heads", rotation_deg=33.0, tilt_deg=60.0, tilt_dir_deg=20.0)
+    window = still_window(rig, land, np.random.default_rng(2))
+    still = render(rig, CoinDesign.make(1), land, seed=3, still=True, window=window)
+    empty_still = render(rig, None, None, seed=4, still=True, window=window)
+    s = analyser.settings
+    half = s.extent * s.coin_diameter_mm
+    crop, floor = (analyser.crop(f, 700.0, 800.0, half) for f in (still, empty_still))
+    assert floor.shape[0] * floor.shape[1] >= SAMPLE_FROM
+    sampled = coin_mask(crop, floor, 0.0)
+    shape = segment_outline(crop, floor, s.crop_px, min_fill=s.min_fill)
+    monkeypatch.setattr(coinface, "SAMPLE_FROM", 10**12)
+    whole = coin_mask(crop, floor, 0.0)
+    every = segment_outline(crop, floor, s.crop_px, min_fill=s.min_fill)
+    assert 0.03 * whole.size < int(whole.sum()) < 0.3 * whole.size  # the coin, not noise
+    assert int(np.count_nonzero(sampled != whole)) <= 0.002 * whole.size
+    assert shape is not None and every is not None
+    assert shape.ratio < 0.85  # leaning
+    assert abs(shape.ratio - every.ratio) < 0.005
+    assert np.hypot(shape.x - every.x, shape.y - every.y) < 0.5
+
+
+def _circle_searches(
+    monkeypatch: pytest.MonkeyPatch, analyser: Analyser, *frames: object
+) -> tuple[list[int], object]:
+    scales: list[int] = []
+    real = coinface._circle
+
+    def counted(crop: np.ndarray, diameter: float, scale: int) -> Ellipse | None:
+        scales.append(scale)
+        return real(crop, diameter, scale)
+
+    monkeypatch.setattr(coinface, "_circle", counted)
+    obs = analyser._judge(*frames)  # type: ignore[arg-type]
+    return scales, obs
+
+
+def test_a_leaning_coin_is_searched_for_circles_once_and_no_coin_twice(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    rig = Rig.make(1, coin_px=80.0)
+    empty = render(rig, None, None, seed=1)
+    analyser = Analyser(calibrate(empty, rig.layout), settings=Settings())
+    land = Landing(700.0, 800.0, "heads", rotation_deg=33.0, tilt_deg=45.0, tilt_dir_deg=20.0)
+    window = still_window(rig, land, np.random.default_rng(2))
+    still = render(rig, CoinDesign.make(1), land, seed=3, still=True, window=window)
+    empty_still = render(rig, None, None, seed=4, still=True, window=window)
+    # Leaning: an outline at half resolution, not round; it is not searched again.
+    scales, obs = _circle_searches(
+        monkeypatch, analyser, still, 700.0, 800.0, [], empty, empty_still
+    )
+    assert scales == [2]
+    assert isinstance(obs, Observation) and obs.posture is Posture.LEANING
+    # Nothing there at half resolution: looked at again at full resolution.
+    scales, obs = _circle_searches(
+        monkeypatch, analyser, empty_still, 700.0, 800.0, [], empty, empty_still
+    )
+    assert scales == [2, 1]
+    assert obs is None

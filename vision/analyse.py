@@ -192,7 +192,10 @@ class Analyser:
         crop = self.crop(still, x, y, half)
         outlines = Outlines(crop, s.crop_px)  # (the second look reuses the first's work)
         outline = _near_middle(outlines.find(coarse=True), crop, s.crop_px)
-        if outline is None or outline.ratio < s.flat_ratio:  # look closer before calling it
+        if outline is None:  # nothing at half resolution: look closer before giving up
+            # (An outline found but not round is not searched again at full
+            # resolution: that search, a third of a leaning coin's time, only
+            # added a second circle guess beside the same edge contour.)
             outline = _near_middle(outlines.find(), crop, s.crop_px)
         doubt, silhouette = "", False
         if (
