@@ -137,6 +137,20 @@ def report(t: Tally, times: list[float], base: list[float], calib: list[float]) 
         print(f"goal {'MET' if met else 'NOT MET'}: {goal}")
 
 
+def potted_counts(rig: MatRig, scene: MatScene, seed: int, closer: bool = True) -> dict[str, int]:
+    """One frame's potted counts by colour name, as ``--potted`` reads them:
+    the pot found in the video frame, the counts from the still's crop of its
+    opening (``closer``) or the video's; {} when no pot is found."""
+    frame = render(rig, scene, seed=seed)
+    analyser = MatAnalyser(calibrate_mat(frame))
+    grey = np.asarray(cv2.cvtColor(frame.image, cv2.COLOR_BGR2GRAY), np.uint8)
+    pot = find_pot(grey, analyser.cal, analyser.layout.spec)
+    if pot is None:
+        return {}
+    look = _still(rig, scene, seed) if closer else None
+    return {c.value: n for c, n in analyser.potted(frame, look, pot).items()}
+
+
 def potted_only(frames: int, first: int, closer: bool = True) -> None:
     """Potted counts only (``--potted``): the pot found in the video, the
     counts read from the still's crop of its opening (or the video's)."""
@@ -144,16 +158,8 @@ def potted_only(frames: int, first: int, closer: bool = True) -> None:
     wrong: list[str] = []
     colours = ("blue", "green", "red", "yellow")
     for seed in range(first, first + frames):
-        rig = MatRig.make(seed=seed)
-        scene = random_scene(np.random.default_rng(seed))
-        frame = render(rig, scene, seed=seed)
-        analyser = MatAnalyser(calibrate_mat(frame))
-        grey = np.asarray(cv2.cvtColor(frame.image, cv2.COLOR_BGR2GRAY), np.uint8)
-        pot = find_pot(grey, analyser.cal, analyser.layout.spec)
-        seen: dict[str, int] = {}
-        if pot is not None:
-            look = _still(rig, scene, seed) if closer else None
-            seen = {c.value: n for c, n in analyser.potted(frame, look, pot).items()}
+        rig, scene = MatRig.make(seed=seed), random_scene(np.random.default_rng(seed))
+        seen = potted_counts(rig, scene, seed, closer)
         bounds = potted_bounds(scene, rig.eye)
         if all(bounds.get(c, (0, 0))[0] <= seen.get(c, 0) <= bounds.get(c, (0, 0))[1]
                for c in colours):  # fmt: skip

@@ -7,16 +7,16 @@ import cv2
 import numpy as np
 import pytest
 
+from bench.mat import potted_counts
 from controller.games.tiddlywinks.geometry import Colour, MatSpec
 from vision.mat import pot as pot_module
-from vision.mat.analyse import MatAnalyser, analyse
-from vision.mat.camera import MatCalibration, calibrate_mat
+from vision.mat.analyse import analyse
+from vision.mat.camera import MatCalibration
 from vision.mat.model import MatObservation, PotView
-from vision.mat.pot import Pot, edge_lines, find_pot, potted
+from vision.mat.pot import Pot, edge_lines, potted
 from vision.mat.render import MatRig, render
 from vision.mat.synth.compare import Tally, potted_bounds, potted_shows, tally
 from vision.mat.synth.scene import MatScene, TrueWink, random_scene
-from vision.model import Frame
 
 EYE = (-6.0, 11.0, 1960.0)
 # r2 on the pot's floor with b1 over most of it: a 10 mm red crescent shows
@@ -105,19 +105,9 @@ def test_a_crescent_beside_a_whole_face_of_its_colour_is_another_wink() -> None:
 
 def _counted(seed: int) -> tuple[dict[str, int], dict[str, tuple[int, int]]]:
     """``bench.mat --potted`` for one seed: the counts and their truth."""
-    rig = MatRig.make(seed=seed)
-    scene = random_scene(np.random.default_rng(seed))
-    frame = render(rig, scene, seed=seed)
-    analyser = MatAnalyser(calibrate_mat(frame))
-    grey = np.asarray(cv2.cvtColor(frame.image, cv2.COLOR_BGR2GRAY), np.uint8)
-    pot = find_pot(grey, analyser.cal, analyser.layout.spec)
-    assert pot is not None
-
-    def still(box: tuple[int, int, int, int]) -> Frame:
-        return render(rig.still(box), scene, seed=seed + 100_000)
-
-    counts = analyser.potted(frame, still, pot)
-    return {c.value: n for c, n in counts.items() if n}, potted_bounds(scene, rig.eye)
+    rig, scene = MatRig.make(seed=seed), random_scene(np.random.default_rng(seed))
+    seen = potted_counts(rig, scene, seed)
+    return {c: n for c, n in seen.items() if n}, potted_bounds(scene, rig.eye)
 
 
 @pytest.mark.parametrize("seed", [30106, 30314, 30372])
