@@ -70,15 +70,6 @@ def gradient(g: NDArray[Any]) -> NDArray[np.float32]:
     return np.sqrt(gx, out=gx)
 
 
-def _edges(image: Image) -> Image:
-    g = cv2.GaussianBlur(grey(image), (0, 0), 1.2)
-    gx = cv2.Sobel(g, cv2.CV_32F, 1, 0)
-    gy = cv2.Sobel(g, cv2.CV_32F, 0, 1)
-    mag = cv2.magnitude(gx, gy)
-    high = float(np.percentile(mag, 92))
-    return np.asarray(cv2.Canny(g, max(high * 0.25, 8.0), max(high * 0.6, 20.0)), np.uint8)
-
-
 def fit_outline(crop: Image, diameter: float) -> Ellipse | None:
     """The coin's outline in ``crop`` where a coin is ``diameter`` pixels
     across, or None: the busy region (the rim and the relief give dense
