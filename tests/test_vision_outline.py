@@ -21,7 +21,7 @@ from vision.coinface import (  # noqa: E402
     find_outline,
     segment_outline,
 )
-from vision.model import Observation, Posture  # noqa: E402
+from vision.model import Frame, Observation, Posture  # noqa: E402
 from vision.synth.art import CoinDesign  # noqa: E402
 from vision.synth.scene import Landing, Rig, render, still_window  # noqa: E402
 
@@ -115,19 +115,27 @@ def test_a_face_outlined_past_the_crops_corner_reads_no_uninitialised_memory() -
         assert np.allclose(a, b, rtol=0, atol=1e-6), e
 
 
+def _leaning_at_700_800(tilt_deg: float) -> tuple[Analyser, Frame, Frame, Frame]:
+    """Rig 1 (80 px coins) calibrated from its empty floor; a coin leaning
+    ``tilt_deg`` at (700, 800) mm: the analyser, the still, the empty floor's
+    preview and its still through the same window."""
+    rig = Rig.make(1, coin_px=80.0)
+    empty = render(rig, None, None, seed=1)
+    analyser = Analyser(calibrate(empty, rig.layout), settings=Settings())
+    land = Landing(700.0, 800.0, "heads", rotation_deg=33.0, tilt_deg=tilt_deg, tilt_dir_deg=20.0)
+    window = still_window(rig, land, np.random.default_rng(2))
+    still = render(rig, CoinDesign.make(1), land, seed=3, still=True, window=window)
+    empty_still = render(rig, None, None, seed=4, still=True, window=window)
+    return analyser, still, empty, empty_still
+
+
 def test_the_silhouettes_medians_from_a_quarter_of_the_pixels_change_almost_nothing(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # A coin leaning 60 degrees against the empty floor's still, at the
     # still's resolution (307 px: its medians are taken from every other
     # pixel of every other row): the mask and its outline as with all pixels.
-    rig = Rig.make(1, coin_px=80.0)
-    empty = render(rig, None, None, seed=1)
-    analyser = Analyser(calibrate(empty, rig.layout), settings=Settings())
-    land = Landing(700.0, 800.0, "heads", rotation_deg=33.0, tilt_deg=60.0, tilt_dir_deg=20.0)
-    window = still_window(rig, land, np.random.default_rng(2))
-    still = render(rig, CoinDesign.make(1), land, seed=3, still=True, window=window)
-    empty_still = render(rig, None, None, seed=4, still=True, window=window)
+    analyser, still, _, empty_still = _leaning_at_700_800(60.0)
     s = analyser.settings
     half = s.extent * s.coin_diameter_mm
     crop, floor = (analyser.crop(f, 700.0, 800.0, half) for f in (still, empty_still))
@@ -163,13 +171,7 @@ def _circle_searches(
 def test_a_leaning_coin_is_searched_for_circles_once_and_no_coin_twice(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    rig = Rig.make(1, coin_px=80.0)
-    empty = render(rig, None, None, seed=1)
-    analyser = Analyser(calibrate(empty, rig.layout), settings=Settings())
-    land = Landing(700.0, 800.0, "heads", rotation_deg=33.0, tilt_deg=45.0, tilt_dir_deg=20.0)
-    window = still_window(rig, land, np.random.default_rng(2))
-    still = render(rig, CoinDesign.make(1), land, seed=3, still=True, window=window)
-    empty_still = render(rig, None, None, seed=4, still=True, window=window)
+    analyser, still, empty, empty_still = _leaning_at_700_800(45.0)
     # Leaning: an outline at half resolution, not round; it is not searched again.
     scales, obs = _circle_searches(
         monkeypatch, analyser, still, 700.0, 800.0, [], empty, empty_still
