@@ -96,18 +96,17 @@ class Evidence:
             self._failed(name, exc)
             return ""
         with self._lock:
-            if len(self._waiting) >= BACKLOG:
-                behind = f"{BACKLOG} stills still waiting to be written"
-                self.failures += 1
-                log.warning("mat camera: evidence %s not kept (%d so far): %s", name,
-                            self.failures, behind)  # fmt: skip
-                return ""
-            if self._writer is None:
-                self._writer = concurrent.futures.ThreadPoolExecutor(
-                    1, thread_name_prefix="evidence"
-                )
-            job = self._writer.submit(self._write, name, np.asarray(still.image))
-            self._waiting.add(job)
+            behind = len(self._waiting) >= BACKLOG
+            if not behind:
+                if self._writer is None:
+                    self._writer = concurrent.futures.ThreadPoolExecutor(
+                        1, thread_name_prefix="evidence"
+                    )
+                job = self._writer.submit(self._write, name, np.asarray(still.image))
+                self._waiting.add(job)
+        if behind:
+            self._failed(name, f"{BACKLOG} stills still waiting to be written")
+            return ""
         job.add_done_callback(self._done)
         path = self.folder / name
         try:
@@ -148,8 +147,8 @@ class Evidence:
         with self._lock:
             self.saved += 1
 
-    def _failed(self, name: str, exc: BaseException) -> None:
+    def _failed(self, name: str, why: object) -> None:
         with self._lock:
             self.failures += 1
             failures = self.failures
-        log.warning("mat camera: evidence %s not written (%d so far): %s", name, failures, exc)
+        log.warning("mat camera: evidence %s not written (%d so far): %s", name, failures, why)
