@@ -192,8 +192,7 @@ class MatCamera:
         if watch is None or first is None or first.read or not watch.settle.quiet:
             return
         if not any(w.place is Place.BASELINE for w in state.mat):
-            first.read = True  # nothing behind the baselines to place
-            return
+            return  # nothing behind the baselines to place
         try:
             still = self._still(mono, events)()
         except _NoStill:
