@@ -326,3 +326,15 @@ def test_an_overlap_mostly_under_a_third_colour_is_read_clear_of_it(
 ) -> None:
     truth = {(w.id, b) for w in scene.field() for b in scene.on(w)}
     assert _isolated(scene, rig_seed) == truth
+
+
+# From tuning seed 33114: g6 on r4 under r1, g6 wholly inside r4's plan view.
+# Refitted in the still, g6 was refused: counting r4 as covering it left
+# nothing of its disc to show green, though the green lens says it lies on r4.
+INSIDE_THE_LOWER = MatScene((TrueWink("r4", -343.0155, -21.2564),
+                             TrueWink("g6", -340.2911, -15.6975, 1),
+                             TrueWink("r1", -353.1006, -14.6280, 2)))  # fmt: skip
+
+
+def test_a_crescent_inside_the_wink_it_lies_on_is_kept() -> None:
+    assert _isolated(INSIDE_THE_LOWER, 33114) == {("g6", "r4"), ("r1", "g6"), ("r1", "r4")}
