@@ -338,3 +338,21 @@ INSIDE_THE_LOWER = MatScene((TrueWink("r4", -343.0155, -21.2564),
 
 def test_a_crescent_inside_the_wink_it_lies_on_is_kept() -> None:
     assert _isolated(INSIDE_THE_LOWER, 33114) == {("g6", "r4"), ("r1", "g6"), ("r1", "r4")}
+
+
+# From tuning seeds 34004 and 34197: a 16 mm wink nearly concentric on a 22 mm
+# one of its colour, under a third wink; its ring in the still scores 8.0 and
+# 8.5 (the old RING_MIN was 9; shading and other winks' edges scored 5.2 at
+# most on seeds 34000-34299).
+FAINT_RINGS = (
+    (34004, MatScene((TrueWink("y2", 328.024, 351.3541), TrueWink("y6", 322.4265, 349.8424, 1),
+                      TrueWink("g5", 320.3104, 342.9149, 2)))),
+    (34197, MatScene((TrueWink("g2", 16.3237, -110.1851), TrueWink("b1", 8.356, -97.3872, 1),
+                      TrueWink("g4", 16.1614, -106.8548, 2)))),
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("rig_seed, scene", FAINT_RINGS)
+def test_a_faint_ring_under_a_third_wink_is_a_wink(rig_seed: int, scene: MatScene) -> None:
+    truth = {(w.id, b) for w in scene.field() for b in scene.on(w)}
+    assert _isolated(scene, rig_seed) == truth
