@@ -226,8 +226,7 @@ def _unexplained(cal: MatCalibration, es: EdgeSet, fits: list[Fit], masks: dict[
                and math.hypot(o.x - g.x, o.y - g.y) < apart_mm[o.size != g.size]
                for o in rest):  # fmt: skip
             continue  # a wink found already
-        others = [o.circle() for o in rest]
-        if relations.fill(masks[g.colour], cal, g.circle(), others) >= SHOWS:
+        if relations.fill(masks[g.colour], cal, g.circle(), _above(cal, g, rest, masks)) >= SHOWS:
             out.append(g)
     keep = es.ok.copy()
     for f in out:
@@ -313,11 +312,31 @@ def _rescue(pic: Picture, es: EdgeSet, fits: list[Fit],
             continue
         rest = [f for f in (*fits, *out) if f not in gone]
         misfit = [f for f in rest if _misfit(pic.cal, f, best, rest, masks)]
-        others = [f.circle() for f in rest if f not in misfit]
+        others = _above(pic.cal, best, [f for f in rest if f not in misfit], masks)
         if relations.fill(masks[h.colour], pic.cal, best.circle(), others) >= SHOWS:
             out.append(best)
             gone += misfit
     return [f for f in fits if f not in gone], out
+
+
+def _above(cal: MatCalibration, g: Fit, fits: list[Fit],
+           masks: dict[Colour, Mask]) -> list[relations.Circle]:  # fmt: skip
+    """The circles of ``fits`` that may lie over ``g``: all but those of
+    another colour whose overlap with ``g`` shows ``g``'s colour (they lie
+    under it). A crescent between two winks of another colour can lie
+    wholly inside the plan view of the one it rests on; counted as covering
+    it, that one would leave nothing of it to show its colour."""
+    out = []
+    a = g.circle()
+    for o in fits:
+        b = o.circle()
+        if o.colour is not g.colour and relations.overlap(a, b) > 0:
+            third = [x.circle() for x in fits if x is not o]  # the lens clear of the rest
+            share, n = relations.lens_share(masks[g.colour], masks[o.colour], cal, a, b, third)
+            if n >= 6 and share >= 0.75:
+                continue
+        out.append(b)
+    return out
 
 
 def _misfit(cal: MatCalibration, f: Fit, best: Fit, fits: list[Fit],
