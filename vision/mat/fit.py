@@ -21,10 +21,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.mat.segment import Candidate, sample
+from vision.mat.segment import Candidate
 
 RAYS = 48
 STEP_PX = 0.25
@@ -54,8 +55,7 @@ def edges(image: NDArray[np.uint8], cands: list[Candidate], reach_px: float,
     ang = np.linspace(0, 2 * np.pi, RAYS, endpoint=False)
     dirs = np.column_stack([np.cos(ang), np.sin(ang)])
     origins = np.array([[c.u, c.v] for c in cands])
-    pts = origins[:, None, None, :] + dirs[None, :, None, :] * radii[None, None, :, None]
-    raw = sample(image, pts.reshape(-1, 2), np.uint8).reshape(n, RAYS, n_steps, 3)
+    raw = _along(image, origins, dirs[:, None, :] * radii[None, :, None])
     inner = np.maximum(1, (0.5 * np.array([c.depth_px for c in cands]) / step_px).astype(int))
     face = _faces(raw, inner)
     bgr = raw.astype(np.float32)
@@ -63,8 +63,11 @@ def edges(image: NDArray[np.uint8], cands: list[Candidate], reach_px: float,
     strength = np.linalg.norm(d, axis=1)
     d = (d / np.maximum(strength, 1e-6)[:, None]).astype(np.float32)
     along = np.einsum("nrsc,nc->nrs", bgr, d)  # d has no grey: the pixel's grey drops out
-    total = bgr.sum(axis=3)
-    chroma2 = np.einsum("nrsc,nrsc->nrs", bgr, bgr) - total * total / 3
+    # whole grey levels: these sums are exact in float32 in any order, so
+    # three adds (a reduction over a 3-long axis is several times slower)
+    total = bgr[..., 0] + bgr[..., 1] + bgr[..., 2]
+    sq = bgr * bgr
+    chroma2 = (sq[..., 0] + sq[..., 1] + sq[..., 2]) - total * total / 3
     across = np.sqrt(np.maximum(chroma2 - along**2, 0.0))
     # another colour (which may project well on the face's) counts as edge;
     # the mat's tint, the dark edge and noise stay under the allowance
@@ -87,6 +90,25 @@ def edges(image: NDArray[np.uint8], cands: list[Candidate], reach_px: float,
     hit = np.zeros_like(ok)
     hit[inside] = blocked[by[inside], bx[inside]] > 0
     return EdgeSet(cands, points, ok & ~hit)  # a ray into the pot found its edge, not the wink's
+
+
+def _along(image: NDArray[np.uint8], origins: Floats, offsets: Floats) -> NDArray[np.uint8]:
+    """``image``'s bilinear samples at each origin plus every offset
+    (rays, steps, 2): (origins, rays, steps, channels). One remap, as
+    :func:`~vision.mat.segment.sample` does, but its maps are written in
+    float32 straight from the float64 sums (the same values, without a
+    float64 array of every point and its copy)."""
+    n, shape = len(origins), offsets.shape[:2]
+    count = n * shape[0] * shape[1]
+    cols = 1024
+    rows = max(1, -(-count // cols))
+    maps = np.zeros((2, rows * cols), np.float32)
+    for axis in (0, 1):
+        np.add(origins[:, axis, None, None], offsets[None, ..., axis],
+               out=maps[axis, :count].reshape(n, *shape))  # fmt: skip
+    out = cv2.remap(image, maps[0].reshape(rows, cols), maps[1].reshape(rows, cols),
+                    cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)  # fmt: skip
+    return np.asarray(out, np.uint8).reshape(rows * cols, -1)[:count].reshape(n, *shape, -1)
 
 
 def _faces(raw: NDArray[np.uint8], inner: NDArray[np.int64]) -> NDArray[np.float32]:

@@ -123,7 +123,7 @@ def _peaks(roi: Mask, colour: Colour, least: float, x0: int, y0: int,
 def sample(
     image: NDArray[np.uint8] | NDArray[np.float32],
     xy: NDArray[np.float64],
-    dtype: type[np.floating[Any]] | type[np.uint8] = np.float64,
+    dtype: type[np.floating[Any]] = np.float64,
 ) -> NDArray[Any]:
     """Bilinear samples of ``image`` at (n, 2) pixel points: (n, channels)."""
     n = len(xy)
