@@ -16,20 +16,25 @@ against a baseline measured in the same run (a bare ``cv2.cvtColor`` to HSV
 plus a 5x5 Gaussian blur of the same frame).
 
 Run from the repository root:  .venv/bin/python -m bench.mat [--frames 200]
-(``--misses``: each missed squop relation and why, :mod:`bench.mat_misses`;
-``--potted``: potted counts only, fast)
+(``--clock cpu``: each frame timed by the CPU time the process spent on it,
+``time.process_time``, instead of the wall clock, which on a loaded machine
+mostly measures waiting for a CPU; ``--misses``: each missed squop
+relation and why, :mod:`bench.mat_misses`; ``--potted``: potted counts only, fast)
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import statistics
 import time
+from collections.abc import Callable
 
 import cv2
 import numpy as np
 
+from bench.vision_time import CLOCKS
 from vision.mat.analyse import MatAnalyser
 from vision.mat.camera import calibrate_mat
 from vision.mat.closer import Still
@@ -46,12 +51,14 @@ from vision.mat.synth.compare import (
 from vision.mat.synth.scene import MatScene, random_scene
 from vision.model import Frame
 
+Clock = Callable[[], float]
 
-def _baseline(frame: Frame) -> float:
-    t0 = time.perf_counter()
+
+def _baseline(frame: Frame, clock: Clock = time.perf_counter) -> float:
+    t0 = clock()
     hsv = cv2.cvtColor(frame.image, cv2.COLOR_BGR2HSV)
     cv2.GaussianBlur(hsv, (5, 5), 0)
-    return time.perf_counter() - t0
+    return clock() - t0
 
 
 def _still(rig: MatRig, scene: MatScene, seed: int) -> Still:
@@ -69,25 +76,26 @@ def _still(rig: MatRig, scene: MatScene, seed: int) -> Still:
 
 
 def run(
-    frames: int, first: int, closer: bool = True
+    frames: int, first: int, closer: bool = True, clock: Clock = time.perf_counter
 ) -> tuple[Tally, list[float], list[float], list[float]]:
-    """Analyse ``frames`` renders; the tally, analysis, baseline and calibration times (s)."""
+    """Analyse ``frames`` renders; the tally, analysis, baseline and calibration
+    times (s, by ``clock``)."""
     t = Tally()
     times, base, calib = [], [], []
     for seed in range(first, first + frames):
         rig = MatRig.make(seed=seed)
         scene = random_scene(np.random.default_rng(seed))
         frame = render(rig, scene, seed=seed)
-        t0 = time.perf_counter()
+        t0 = clock()
         cal = calibrate_mat(frame)
-        calib.append(time.perf_counter() - t0)
+        calib.append(clock() - t0)
         analyser = MatAnalyser(cal)
         look = _still(rig, scene, seed) if closer else None
         analyser.analyse(frame, look)  # warm: the first call pays for imports and caches
-        t0 = time.perf_counter()
+        t0 = clock()
         obs = analyser.analyse(frame, look)
-        times.append(time.perf_counter() - t0)
-        base.append(min(_baseline(frame) for _ in range(3)))
+        times.append(clock() - t0)
+        base.append(min(_baseline(frame, clock) for _ in range(3)))
         tally(obs, scene, t, f"[{seed}] ", rig.eye)
     return t, times, base, calib
 
@@ -182,6 +190,8 @@ def main() -> None:
     parser.add_argument("--first", type=int, default=1000, help="the first seed")
     parser.add_argument("--video-only", action="store_true",
                         help="no second look at piles in a full-resolution still")  # fmt: skip
+    parser.add_argument("--clock", choices=sorted(CLOCKS), default="wall",
+                        help="time frames by the wall clock or the process's CPU time")  # fmt: skip
     parser.add_argument("--misses", action="store_true",
                         help="each missed squop relation and why")  # fmt: skip
     parser.add_argument("--potted", action="store_true",
@@ -195,7 +205,9 @@ def main() -> None:
 
         mat_misses.report(args.first, args.frames)
         return
-    report(*run(args.frames, args.first, not args.video_only))
+    print(f"clock: {args.clock}; load before: {os.getloadavg()}")
+    report(*run(args.frames, args.first, not args.video_only, CLOCKS[args.clock]))
+    print(f"load after: {os.getloadavg()}")
 
 
 if __name__ == "__main__":

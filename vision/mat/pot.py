@@ -3,6 +3,7 @@ the winks seen through its opening."""
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -26,10 +27,14 @@ def circle(cx: float, cy: float, r: float, n: int = 72) -> Floats:
 
 
 def polygon_mask(size: tuple[int, int], pixels: Floats) -> Mask:
-    """A filled polygon (255 inside)."""
+    """A filled polygon (255 inside; nothing drawn when it lies wholly to
+    one side of the picture, as the pot does for most crops of a still)."""
     mask = np.zeros((size[1], size[0]), np.uint8)
-    hull = cv2.convexHull(np.round(pixels).astype(np.int32))
-    cv2.fillPoly(mask, [hull], 255)
+    corners = np.round(pixels).astype(np.int32)
+    lo, hi = corners.min(axis=0), corners.max(axis=0)
+    if hi[0] < 0 or hi[1] < 0 or lo[0] >= size[0] or lo[1] >= size[1]:
+        return mask
+    cv2.fillPoly(mask, [cv2.convexHull(corners)], 255)
     return mask
 
 
@@ -77,9 +82,19 @@ def find_pot(grey: NDArray[np.uint8], cal: MatCalibration, spec: MatSpec) -> Pot
 
 def pot_mask(cal: MatCalibration, pot: Pot, spec: MatSpec) -> Mask:
     """What the pot hides, with a little margin."""
-    top = cal.to_pixels(circle(pot.x, pot.y, spec.pot_rim_mm / 2 + 1.5), POT_HEIGHT_MM)
-    base = cal.to_pixels(circle(pot.x, pot.y, spec.pot_base_mm / 2 + 1.5), 0.0)
-    return polygon_mask(cal.size, np.vstack([top, base]))
+    top, base = _outline(pot, spec)
+    return polygon_mask(cal.size, np.vstack([cal.to_pixels(top, POT_HEIGHT_MM),
+                                             cal.to_pixels(base, 0.0)]))  # fmt: skip
+
+
+@functools.lru_cache(maxsize=4)
+def _outline(pot: Pot, spec: MatSpec) -> tuple[Floats, Floats]:
+    """The pot's rim and base, with the margin, in mat mm: made once per pot
+    (a frame masks it out of the video and of every crop of the still)."""
+    top = circle(pot.x, pot.y, spec.pot_rim_mm / 2 + 1.5)
+    base = circle(pot.x, pot.y, spec.pot_base_mm / 2 + 1.5)
+    top.flags.writeable = base.flags.writeable = False  # shared by every caller
+    return top, base
 
 
 PATCH_MM = 4.5

@@ -162,9 +162,12 @@ def fit(cal: MatCalibration, es: EdgeSet, rows: NDArray[np.int64], level: int) -
     whole = (rms < CLOSE_MM) & (count >= 0.9 * RAYS) & (r > 6.0) & (r < 13.5)
     mean = (pts * ok[..., None]).sum(axis=1) / np.maximum(count, 1)[:, None]
     start = np.where(((r > 6) & (r < 14))[:, None], np.column_stack([cx, cy]), mean)
-    n = len(rows)
-    both = fixed_all(np.concatenate([pts, pts]), np.concatenate([ok, ok]),
-                     np.concatenate([start, start]), np.repeat([11.0, 8.0], n))  # fmt: skip
+    part = np.flatnonzero((count >= 8) & ~whole)  # only these need a circle of either size
+    n = len(part)
+    twice = np.concatenate([part, part])
+    both = fixed_all(pts[twice], ok[twice], start[twice], np.repeat([11.0, 8.0], n))
+    at = np.zeros(len(rows), np.int64)
+    at[part] = np.arange(n)
     by_size = {22: tuple(v[:n] for v in both), 16: tuple(v[n:] for v in both)}
     out: list[Fit | None] = []
     for i, row in enumerate(rows):
@@ -176,8 +179,9 @@ def fit(cal: MatCalibration, es: EdgeSet, rows: NDArray[np.int64], level: int) -
             out.append(Fit(colour, size, float(cx[i]), float(cy[i]), float(rms[i]), True,
                            int(row), depth, blob))  # fmt: skip
         else:
-            n, size = max((int(f[2][i]), -float(f[3][i]), s) for s, f in by_size.items())[::2]
-            x, y, _, e = (float(v[i]) for v in by_size[size])
+            j = at[i]
+            n, size = max((int(f[2][j]), -float(f[3][j]), s) for s, f in by_size.items())[::2]
+            x, y, _, e = (float(v[j]) for v in by_size[size])
             out.append(None if n < 8 else Fit(colour, size, x, y, e, False, int(row), depth, blob))
     return out
 
@@ -238,26 +242,37 @@ def _unexplained(cal: MatCalibration, es: EdgeSet, fits: list[Fit], masks: dict[
 def _beyond(cal: MatCalibration, es: EdgeSet, fits: list[Fit]) -> list[Fit]:
     """Second circles: where a fit's own rays ran well beyond it (another
     wink of its colour, lying on it and reaching past its rim, makes one
-    blob with it), the circle of either size through those edge points."""
+    blob with it), the circle of either size through those edge points.
+
+    Every fit's points are mapped, and every circle fitted, in one call each
+    (a crop has a handful of fits: a call per fit was most of the time)."""
+    if not fits:
+        return []
+    rows = np.array([f.row for f in fits], np.int64)
+    pts = cal.to_mat(es.points[rows].reshape(-1, 2), WINK_THICKNESS_MM).reshape(len(rows), RAYS, 2)
+    centre = np.array([[f.x, f.y] for f in fits])
+    rim = np.array([f.size / 2 + BEYOND_MM for f in fits])
+    far = es.ok[rows] & (np.hypot(pts[..., 0] - centre[:, None, 0],
+                                  pts[..., 1] - centre[:, None, 1]) > rim[:, None])  # fmt: skip
+    seen = np.flatnonzero(far.sum(axis=1) >= 6)
+    if not len(seen):
+        return []
+    starts = []
+    for k in seen:
+        mid = pts[k][far[k]].mean(axis=0)
+        way = (mid - centre[k]) / max(float(np.hypot(*(mid - centre[k]))), 1e-6)
+        starts += [mid - way * size / 2 for size in (16, 22)]
+    both = np.repeat(seen, 2)
+    sizes = np.tile([16, 22], len(seen))
+    got = fixed_all(pts[both], far[both], np.array(starts), sizes / 2)
     out = []
-    for f in fits:
-        pts = cal.to_mat(es.points[f.row], WINK_THICKNESS_MM)
-        d = np.hypot(pts[:, 0] - f.x, pts[:, 1] - f.y)
-        far = es.ok[f.row] & (d > f.size / 2 + BEYOND_MM)
-        if far.sum() < 6:
-            continue
-        mid = pts[far].mean(axis=0)
-        way = (mid - (f.x, f.y)) / max(float(np.hypot(*(mid - (f.x, f.y)))), 1e-6)
-        tries: list[tuple[float, int, float, float]] = []
-        for size in (16, 22):
-            start = (mid - way * size / 2)[None]
-            got = fixed_all(pts[None], far[None], start, size / 2)
-            if got[2][0] >= 6:
-                tries.append((float(got[3][0]), size, float(got[0][0]), float(got[1][0])))
+    for n, k in enumerate(seen):
+        tries = [(float(got[3][m]), int(sizes[m]), float(got[0][m]), float(got[1][m]))
+                 for m in (2 * n, 2 * n + 1) if got[2][m] >= 6]  # fmt: skip
         if tries:
             rms, size, x, y = min(tries)  # the size that fits them closer (an arc's bend)
             if rms <= 0.15:  # no candidate of its own (row -1): not refitted one level up
-                out.append(Fit(f.colour, size, x, y, rms, False, -1, 0.0))
+                out.append(Fit(fits[k].colour, size, x, y, rms, False, -1, 0.0))
     return out
 
 

@@ -1,0 +1,56 @@
+"""The fitting steps done for many candidates in one numpy pass give each
+candidate exactly what it would get alone (the mat analysis's speed rests
+on batching them; bench.mat_identity checks whole frames)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.mat.fit import RAYS, _faces, fixed_all
+from vision.mat.pot import polygon_mask
+
+
+def _per_depth(raw: np.ndarray, inner: np.ndarray) -> np.ndarray:
+    face = np.empty((len(raw), 3), np.float32)
+    for i, k in enumerate(inner):
+        face[i] = np.median(raw[i, :, :k].astype(np.float32).reshape(-1, 3), axis=0)
+    return face
+
+
+def test_faces_in_one_call_are_each_candidates_own_median() -> None:
+    rng = np.random.default_rng(3)
+    for trial in range(30):
+        n, steps = int(rng.integers(1, 12)), int(rng.integers(8, 40))
+        raw = rng.integers(0, 256, (n, RAYS, steps, 3)).astype(np.uint8)
+        if trial % 2:  # few grey levels: ties, and values at the padding's 0 and 255
+            raw = (raw // 128 * 255).astype(np.uint8)
+        inner = rng.integers(1, steps, n)
+        got = _faces(raw, inner)
+        assert got.dtype == np.float32
+        assert np.array_equal(got, _per_depth(raw, inner))
+
+
+def test_fixed_circles_of_many_rows_are_each_rows_own() -> None:
+    rng = np.random.default_rng(4)
+    ang = np.linspace(0, 2 * np.pi, RAYS, endpoint=False)
+    centre = rng.uniform(0, 100, (7, 2))
+    radius = rng.choice([8.0, 11.0], 7)
+    pts = centre[:, None] + (radius[:, None, None] + rng.normal(0, 0.1, (7, RAYS, 1))) * np.stack(
+        [np.cos(ang), np.sin(ang)], -1
+    )
+    pts[:, :12] -= 3.0  # something lying over part of each rim
+    ok = rng.random((7, RAYS)) > 0.2
+    start = centre + rng.normal(0, 1, (7, 2))
+    together = fixed_all(pts, ok, start, radius)
+    for i in range(7):
+        alone = fixed_all(pts[i : i + 1], ok[i : i + 1], start[i : i + 1], radius[i])
+        assert [v[0] for v in alone] == [v[i] for v in together]
+    assert abs(together[0][0] - centre[0, 0]) < 0.2  # and it fits: the circle is found
+    assert [len(v) for v in fixed_all(pts[:0], ok[:0], start[:0], 8.0)] == [0, 0, 0, 0]
+
+
+def test_a_polygon_off_the_picture_draws_nothing_and_one_across_its_edge_draws_its_part() -> None:
+    square = np.array([[-30.0, 10.0], [-10.0, 10.0], [-10.0, 30.0], [-30.0, 30.0]])
+    assert not polygon_mask((40, 40), square).any()
+    across = polygon_mask((40, 40), square + np.array([20.0, 0.0]))
+    assert across[10:31, 0:11].all() and not across[:, 11:].any()
