@@ -283,3 +283,20 @@ def test_a_hull_across_a_missing_arc_is_no_silhouette() -> None:
     cv2.circle(whole, (150, 150), 48, (60, 60, 60), 3, cv2.LINE_AA)
     found = edge_silhouette(whole, floor, 96.0)
     assert found is not None and found.ratio > 0.95 and abs(found.major - 99) < 5  # (3 px thick)
+
+
+def test_a_leaning_coin_is_placed_at_its_floor_point_not_its_outline_centre() -> None:
+    # Rig 50001 (tuning; landing 84 there was a cleet called outside): the
+    # camera is over (989, 402) mm, 2.46 m up. A coin leaning 60 degrees
+    # 10 mm beyond the far edge is in (its radius is 12 mm), but its middle,
+    # about 11 mm up, is put 5-6 mm farther out by the floor plane: main
+    # called it outside.
+    rig = Rig.make(50001, coin_px=90.0)
+    analyser = Analyser(calibrate(render(rig, None, None, seed=1), rig.layout))
+    design = CoinDesign.make(81)
+    for k, direction in enumerate((90.0, 200.0, 300.0)):
+        land = Landing(700.0, 1510.0, "heads", tilt_deg=60.0, tilt_dir_deg=direction)
+        obs = analyser.analyse(*_shots(rig, design, land, 10 * k))
+        assert obs.posture is Posture.LEANING, (direction, obs.reasons)
+        assert obs.verdict != "outside" and obs.y_mm is not None
+        assert abs(obs.y_mm - land.y_mm) < 2.0, (direction, obs.y_mm)

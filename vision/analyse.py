@@ -74,6 +74,8 @@ class Settings:
     or leaning is the spotter's call, not a cleet. Chosen on rigs 50000-50019
     and 80000-80019 (not the benchmark's): the lowest edge ratio at which no
     coin ruled leaning there went to the spotter instead."""
+    coin_thickness_mm: float = 2.0
+    """Only to place a leaning coin's middle (see ``Analyser._under``)."""
     crop_px: int = 96
     extent: float = 1.6
     """The crop reaches this many diameters from the located centre."""
@@ -239,6 +241,8 @@ class Analyser:
         cx, cy = x - half + outline.x / ppm, y - half + outline.y / ppm
         coin_px = d_mm * self.calibration.px_per_mm(cx, cy, still.full_size)
         posture = Posture.INDETERMINATE if doubt else self._posture(outline, silhouette)
+        if posture is not Posture.FLAT:
+            cx, cy = self._under(cx, cy, outline.ratio)
         zone, _ = self.calibration.layout.zone(cx, cy, d_mm / 2)
         clearance = self.calibration.layout.in_out_clearance(cx, cy, d_mm / 2)
         base = Observation(
@@ -275,6 +279,23 @@ class Analyser:
             reasons=(*why,),
             crop=_png(small),
         )
+
+    def _under(self, x: float, y: float, ratio: float) -> tuple[float, float]:
+        """The floor point under the middle of a coin that is not flat, from
+        its outline's centre (x, y) on the floor plane: the middle of a coin
+        tilted t degrees is r sin t + h/2 cos t up (cos t about the axis
+        ratio), and the floor plane puts it farther from the point under the
+        camera by that height over the camera's less it. Left as it is when
+        the calibration gives no camera position."""
+        camera = self.calibration.camera()
+        if camera is None:
+            return x, y
+        s = self.settings
+        cos_t = min(max(ratio, 0.0), 1.0)
+        up = s.coin_diameter_mm / 2 * math.sqrt(1 - cos_t * cos_t) + s.coin_thickness_mm / 2 * cos_t
+        nx, ny, height = camera
+        k = (height - up) / height
+        return nx + (x - nx) * k, ny + (y - ny) * k
 
     def _covers(self, frame: Frame, x: float, y: float, half: float) -> bool:
         """Whether ``frame`` shows the floor within ``half`` mm of (x, y)."""
