@@ -302,19 +302,20 @@ def test_a_leaning_coin_is_placed_at_its_floor_point_not_its_outline_centre() ->
         assert abs(obs.y_mm - land.y_mm) < 2.0, (direction, obs.y_mm)
 
 
-def test_a_flat_coin_whose_silhouette_is_cut_short_is_read_by_its_face() -> None:
-    # Rig 50000 (tuning), landing 42: a flat coin by the line whose
-    # silhouette against the empty still is cut short (axis ratio 0.72)
-    # while its edge is round (0.94): the two disagreed, and the spotter was
-    # asked. Its face, read inside the edge, reads clearly: it is flat.
-    rig, analyser, empty = _tuning_table(50000)
-    design = CoinDesign.make(50000 + 104729)
+def test_a_face_read_inside_a_round_edge_does_not_make_a_leaning_coin_flat() -> None:
+    # Rig 60002 (fresh tuning), landing 49 of a run with half the landings
+    # cleets: a coin leaning 36 degrees, its edge round (0.94) around a
+    # silhouette of 0.72, and its face reads clearly inside the edge (as a
+    # flat coin's cut-short silhouette would): the spotter decides, it is not
+    # called tails.
+    rig, analyser, empty = _tuning_table(60002)
+    design = CoinDesign.make(60002 + 104729)
     analyser.references = register(analyser, rig, design, empty, np.random.default_rng(3))
-    land = Landing(52.9, 1385.6, "heads", rotation_deg=42.6, tilt_deg=2.7, tilt_dir_deg=173.2)
+    land = Landing(1105.2, 880.2, "tails", rotation_deg=81.7, tilt_deg=35.9, tilt_dir_deg=266.3)
     preview, still, empty_still = _landing_shots(rig, design, land, 40)
     obs = analyser.analyse(preview, still, empty, empty_still)
-    assert any("flat, by the face" in r for r in obs.reasons), obs.reasons
-    assert obs.posture is Posture.FLAT and obs.verdict == "heads", obs.reasons
+    assert obs.verdict == "indeterminate", obs.reasons
+    assert any("flat or leaning?" in r for r in obs.reasons), obs.reasons
 
 
 def test_a_leaning_coin_with_a_ghost_round_edge_is_ruled_leaning_by_its_face() -> None:
@@ -329,5 +330,5 @@ def test_a_leaning_coin_with_a_ghost_round_edge_is_ruled_leaning_by_its_face() -
     land = Landing(22.7, 70.2, "tails", rotation_deg=346.1, tilt_deg=52.5, tilt_dir_deg=302.4)
     preview, still, empty_still = _landing_shots(rig, design, land, 10)
     obs = analyser.analyse(preview, still, empty, empty_still)
-    assert any("leaning, by the face" in r for r in obs.reasons), obs.reasons
+    assert any("leaning, no face reads" in r for r in obs.reasons), obs.reasons
     assert obs.posture is Posture.LEANING and obs.verdict == "edge", obs.reasons

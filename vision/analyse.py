@@ -74,14 +74,6 @@ class Settings:
     or leaning is the spotter's call, not a cleet. Chosen on rigs 50000-50019
     and 80000-80019 (not the benchmark's): the lowest edge ratio at which no
     coin ruled leaning there went to the spotter instead."""
-    edge_face_margin: float = 0.12
-    """The edge flat and the silhouette more than ``disagree`` less round:
-    flat after all when the face read inside the edge beats the other by
-    this much, leaning when it does not read (``Analyser._by_face``).
-    Chosen on rigs 50000-50019 and 80000-80019 (not the benchmark's): the
-    10 cleets there read margins of 0.11 at most (9 below 0.08), the 18
-    flat coins 0.091-0.59 (16 of them 0.132 or more, every one the right
-    face)."""
     coin_thickness_mm: float = 2.0
     """Only to place a leaning coin's middle (see ``Analyser._under``)."""
     crop_px: int = 96
@@ -209,7 +201,6 @@ class Analyser:
             outline = _near_middle(outlines.find(), crop, s.crop_px)
         doubt, note, silhouette = "", "", False
         settled: Posture | None = None
-        read: tuple[CoinFace, float, dict[str, float]] | None = None
         if (
             empty_still is not None
             and (outline is None or outline.ratio < CLEAN)
@@ -237,11 +228,11 @@ class Analyser:
                 # short, or a leaning coin's. A coin tilted towards the
                 # camera looks round to both, and its face reads like a
                 # flat coin's.)
-                if edge.ratio - shape.ratio > s.disagree:
-                    settled, read = self._by_face(crop, edge, shape)
-                if settled is not None:
-                    note = f"{doubt}: {settled.value}, by the face inside the edge"
-                    outline, doubt = (edge if settled is Posture.FLAT else shape), ""
+                if edge.ratio - shape.ratio > s.disagree and self._no_face_inside(
+                    crop, edge, shape
+                ):
+                    note = f"{doubt}: leaning, no face reads inside the edge"
+                    settled, doubt = Posture.LEANING, ""
         elif background is not None and (outline is None or outline.ratio < s.flat_ratio):
             # Not a clean circle: a coin on edge or leaning has a weak or broken
             # edge (or one merged with a seam or a line); what changed since the
@@ -286,14 +277,14 @@ class Analyser:
             why.append(f"{clearance:.1f} mm from the in/out boundary: too close to call")
             near = replace(base, zone=None, crop=_png(crop))
             if posture is Posture.FLAT:
-                face, confidence, scores = read or self._face(crop, outline, why)
+                face, confidence, scores = self._face(crop, outline, why)
                 near = replace(near, face=face, confidence=confidence, scores=scores)
             return replace(near, reasons=(*why,))
         if posture is not Posture.FLAT or zone is Zone.OUTSIDE:
             if posture is Posture.INDETERMINATE:
                 why.append(f"{doubt or f'axis ratio {outline.ratio:.2f}'}: flat or leaning?")
             return replace(base, reasons=(*why,), crop=_png(crop))
-        face, confidence, scores = read or self._face(crop, outline, why)
+        face, confidence, scores = self._face(crop, outline, why)
         small = _face_crop(crop, outline)
         return replace(
             base,
@@ -341,26 +332,19 @@ class Analyser:
             return Posture.LEANING
         return Posture.INDETERMINATE
 
-    def _by_face(
-        self, crop: Image, edge: Ellipse, shape: Ellipse
-    ) -> tuple[Posture | None, tuple[CoinFace, float, dict[str, float]] | None]:
-        """Flat or leaning, when the edge is flat and the silhouette much
-        less round (and the face read inside the edge, if flat); None when
-        the face does not settle it. A flat coin's silhouette is cut short
-        where part of it matches the floor while its edge outline is whole,
-        and its face reads there as well as anywhere (``edge_face_margin``);
-        a leaning coin's edge is a ghost, and its face, foreshortened inside
-        it, matches neither face (below ``margin``): leaning when its
-        silhouette says so too."""
-        if self.references is None:
-            return None, None
-        s = self.settings
-        face, confidence, scores = self._face(crop, edge, [])
-        if face is not CoinFace.INDETERMINATE and confidence >= s.edge_face_margin:
-            return Posture.FLAT, (face, confidence, scores)
-        if face is CoinFace.INDETERMINATE and shape.ratio <= s.leaning_silhouette:
-            return Posture.LEANING, None
-        return None, None
+    def _no_face_inside(self, crop: Image, edge: Ellipse, shape: Ellipse) -> bool:
+        """When the edge is flat and the silhouette much less round: whether
+        it is leaning, as the silhouette says (0.92 or less), because no
+        face reads inside the edge. A leaning coin's round edge is a ghost
+        (its rim band, shadow, a line) and its face, foreshortened inside
+        it, matches neither face; a flat coin's silhouette cut short where
+        part of it matches the floor has a whole edge and its face reads
+        there. The converse does not hold: a coin leaning 33-36 degrees
+        read its face clearly inside the edge on tuning rigs 60002 and 90000,
+        so a face that reads leaves it to the spotter."""
+        if self.references is None or shape.ratio > self.settings.leaning_silhouette:
+            return False
+        return self._face(crop, edge, [])[0] is CoinFace.INDETERMINATE
 
     def _face(
         self, crop: Image, outline: Ellipse, why: list[str]
