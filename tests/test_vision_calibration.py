@@ -77,3 +77,20 @@ def test_lens_from_a_charuco_board() -> None:
     lens = lens_calibrate(frames)
     assert lens.rms_px < 1.0
     assert lens.size == (1000, 720)
+
+
+@pytest.mark.parametrize("seed", [50000, 50002, 50007])
+def test_the_camera_is_placed_from_the_homography(seed: int) -> None:
+    # (Rigs of the vision tuning set; 50007 is the worst of 50000-50009.)
+    rig = Rig.make(seed)
+    camera = calibrate(render(rig, None, None, seed=1), rig.layout).camera()
+    assert camera is not None
+    x, y, height = rig.camera.position
+    assert abs(camera[0] - x) < 20 and abs(camera[1] - y) < 20
+    assert abs(camera[2] / height - 1) < 0.05
+
+
+def test_a_camera_looking_straight_down_without_a_lens_is_not_placed() -> None:
+    # A pure scale and shift: no perspective, so no focal length to find.
+    h = np.array([[0.4, 0.0, 340.0], [0.0, 0.4, 60.0], [0.0, 0.0, 1.0]])
+    assert Calibration(h, (1280, 720)).camera() is None

@@ -283,3 +283,52 @@ def test_a_hull_across_a_missing_arc_is_no_silhouette() -> None:
     cv2.circle(whole, (150, 150), 48, (60, 60, 60), 3, cv2.LINE_AA)
     found = edge_silhouette(whole, floor, 96.0)
     assert found is not None and found.ratio > 0.95 and abs(found.major - 99) < 5  # (3 px thick)
+
+
+def test_a_leaning_coin_is_placed_at_its_floor_point_not_its_outline_centre() -> None:
+    # Rig 50001 (tuning; landing 84 there was a cleet called outside): the
+    # camera is over (989, 402) mm, 2.46 m up. A coin leaning 60 degrees
+    # 10 mm beyond the far edge is in (its radius is 12 mm), but its middle,
+    # about 11 mm up, is put 5-6 mm farther out by the floor plane: main
+    # called it outside.
+    rig = Rig.make(50001, coin_px=90.0)
+    analyser = Analyser(calibrate(render(rig, None, None, seed=1), rig.layout))
+    design = CoinDesign.make(81)
+    for k, direction in enumerate((90.0, 200.0, 300.0)):
+        land = Landing(700.0, 1510.0, "heads", tilt_deg=60.0, tilt_dir_deg=direction)
+        obs = analyser.analyse(*_shots(rig, design, land, 10 * k))
+        assert obs.posture is Posture.LEANING, (direction, obs.reasons)
+        assert obs.verdict != "outside" and obs.y_mm is not None
+        assert abs(obs.y_mm - land.y_mm) < 2.0, (direction, obs.y_mm)
+
+
+def test_a_face_read_inside_a_round_edge_does_not_make_a_leaning_coin_flat() -> None:
+    # Rig 60002 (fresh tuning), landing 49 of a run with half the landings
+    # cleets: a coin leaning 36 degrees, its edge round (0.94) around a
+    # silhouette of 0.72, and its face reads clearly inside the edge (as a
+    # flat coin's cut-short silhouette would): the spotter decides, it is not
+    # called tails.
+    rig, analyser, empty = _tuning_table(60002)
+    design = CoinDesign.make(60002 + 104729)
+    analyser.references = register(analyser, rig, design, empty, np.random.default_rng(3))
+    land = Landing(1105.2, 880.2, "tails", rotation_deg=81.7, tilt_deg=35.9, tilt_dir_deg=266.3)
+    preview, still, empty_still = _landing_shots(rig, design, land, 40)
+    obs = analyser.analyse(preview, still, empty, empty_still)
+    assert obs.verdict == "indeterminate", obs.reasons
+    assert any("flat or leaning?" in r for r in obs.reasons), obs.reasons
+
+
+def test_a_leaning_coin_with_a_ghost_round_edge_is_ruled_leaning_by_its_face() -> None:
+    # Rig 50003 (tuning), landing 46: a coin leaning 52 degrees by the corner
+    # whose edge fit is a nearly round ghost (0.89-0.91) around its
+    # silhouette (0.42): the two disagreed, and the spotter was asked.
+    # Inside the ghost edge no face reads: it is leaning, as the silhouette
+    # says.
+    rig, analyser, empty = _tuning_table(50003)
+    design = CoinDesign.make(50003 + 104729)
+    analyser.references = register(analyser, rig, design, empty, np.random.default_rng(3))
+    land = Landing(22.7, 70.2, "tails", rotation_deg=346.1, tilt_deg=52.5, tilt_dir_deg=302.4)
+    preview, still, empty_still = _landing_shots(rig, design, land, 10)
+    obs = analyser.analyse(preview, still, empty, empty_still)
+    assert any("leaning, no face reads" in r for r in obs.reasons), obs.reasons
+    assert obs.posture is Posture.LEANING and obs.verdict == "edge", obs.reasons

@@ -74,6 +74,8 @@ class Settings:
     or leaning is the spotter's call, not a cleet. Chosen on rigs 50000-50019
     and 80000-80019 (not the benchmark's): the lowest edge ratio at which no
     coin ruled leaning there went to the spotter instead."""
+    coin_thickness_mm: float = 2.0
+    """Only to place a leaning coin's middle (see ``Analyser._under``)."""
     crop_px: int = 96
     extent: float = 1.6
     """The crop reaches this many diameters from the located centre."""
@@ -197,7 +199,8 @@ class Analyser:
             # resolution: that search, a third of a leaning coin's time, only
             # added a second circle guess beside the same edge contour.)
             outline = _near_middle(outlines.find(), crop, s.crop_px)
-        doubt, silhouette = "", False
+        doubt, note, silhouette = "", "", False
+        settled: Posture | None = None
         if (
             empty_still is not None
             and (outline is None or outline.ratio < CLEAN)
@@ -221,6 +224,15 @@ class Analyser:
             outline, unsure = choose_outline(edge, shape, s)
             if unsure and edge is not None and shape is not None:
                 doubt = f"edge {edge.ratio:.2f}, silhouette {shape.ratio:.2f}"
+                # (Only a silhouette much less round than the edge: one cut
+                # short, or a leaning coin's. A coin tilted towards the
+                # camera looks round to both, and its face reads like a
+                # flat coin's.)
+                if edge.ratio - shape.ratio > s.disagree and self._no_face_inside(
+                    crop, edge, shape
+                ):
+                    note = f"{doubt}: leaning, no face reads inside the edge"
+                    settled, doubt = Posture.LEANING, ""
         elif background is not None and (outline is None or outline.ratio < s.flat_ratio):
             # Not a clean circle: a coin on edge or leaning has a weak or broken
             # edge (or one merged with a seam or a line); what changed since the
@@ -238,7 +250,12 @@ class Analyser:
         ppm = s.crop_px / d_mm
         cx, cy = x - half + outline.x / ppm, y - half + outline.y / ppm
         coin_px = d_mm * self.calibration.px_per_mm(cx, cy, still.full_size)
-        posture = Posture.INDETERMINATE if doubt else self._posture(outline, silhouette)
+        if settled is not None:
+            posture = settled
+        else:
+            posture = Posture.INDETERMINATE if doubt else self._posture(outline, silhouette)
+        if posture is not Posture.FLAT:
+            cx, cy = self._under(cx, cy, outline.ratio)
         zone, _ = self.calibration.layout.zone(cx, cy, d_mm / 2)
         clearance = self.calibration.layout.in_out_clearance(cx, cy, d_mm / 2)
         base = Observation(
@@ -251,6 +268,8 @@ class Analyser:
             axis_ratio=outline.ratio,
         )
         why = list(reasons)
+        if note:
+            why.append(note)
         if clearance < s.tolerance_mm:
             # In or out is not known: no zone, so the verdict is the spotter's.
             # The face of a flat coin is still read (the evidence says it, and
@@ -276,6 +295,23 @@ class Analyser:
             crop=_png(small),
         )
 
+    def _under(self, x: float, y: float, ratio: float) -> tuple[float, float]:
+        """The floor point under the middle of a coin that is not flat, from
+        its outline's centre (x, y) on the floor plane: the middle of a coin
+        tilted t degrees is r sin t + h/2 cos t up (cos t about the axis
+        ratio), and the floor plane puts it farther from the point under the
+        camera by that height over the camera's less it. Left as it is when
+        the calibration gives no camera position."""
+        camera = self.calibration.camera()
+        if camera is None:
+            return x, y
+        s = self.settings
+        cos_t = min(max(ratio, 0.0), 1.0)
+        up = s.coin_diameter_mm / 2 * math.sqrt(1 - cos_t * cos_t) + s.coin_thickness_mm / 2 * cos_t
+        nx, ny, height = camera
+        k = (height - up) / height
+        return nx + (x - nx) * k, ny + (y - ny) * k
+
     def _covers(self, frame: Frame, x: float, y: float, half: float) -> bool:
         """Whether ``frame`` shows the floor within ``half`` mm of (x, y)."""
         corners = np.array([[x + dx, y + dy] for dx in (-half, half) for dy in (-half, half)])
@@ -295,6 +331,20 @@ class Analyser:
         if outline.ratio <= leaning:
             return Posture.LEANING
         return Posture.INDETERMINATE
+
+    def _no_face_inside(self, crop: Image, edge: Ellipse, shape: Ellipse) -> bool:
+        """When the edge is flat and the silhouette much less round: whether
+        it is leaning, as the silhouette says (0.92 or less), because no
+        face reads inside the edge. A leaning coin's round edge is a ghost
+        (its rim band, shadow, a line) and its face, foreshortened inside
+        it, matches neither face; a flat coin's silhouette cut short where
+        part of it matches the floor has a whole edge and its face reads
+        there. The converse does not hold: a coin leaning 33-36 degrees
+        read its face clearly inside the edge on tuning rigs 60002 and 90000,
+        so a face that reads leaves it to the spotter."""
+        if self.references is None or shape.ratio > self.settings.leaning_silhouette:
+            return False
+        return self._face(crop, edge, [])[0] is CoinFace.INDETERMINATE
 
     def _face(
         self, crop: Image, outline: Ellipse, why: list[str]

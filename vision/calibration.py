@@ -20,7 +20,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.floor import FloorLayout, Matrix, Points, apply, scaled
+from vision.floor import FloorLayout, Matrix, Points, apply, scaled, translate
 from vision.model import Frame, Image, VisionError
 
 DICTIONARY = cv2.aruco.DICT_4X4_50
@@ -95,6 +95,37 @@ class Calibration:
         pts = self.to_pixels(np.array([[x, y], [x + 1, y], [x, y + 1]]), size)
         jac = np.column_stack([pts[1] - pts[0], pts[2] - pts[0]])
         return math.sqrt(abs(float(np.linalg.det(jac))))
+
+    def camera(self) -> tuple[float, float, float] | None:
+        """Where the camera is: the floor point under it and its height, in
+        mm; None when the view gives no estimate (a camera looking straight
+        down without a lens model: its focal length is unknown).
+
+        Needed for anything above the floor, whose image the floor plane
+        puts farther from the point under the camera (a leaning coin's
+        middle, about a radius up). The homography is K [r1 r2 t]: K is the
+        lens's, else square pixels centred in the frame with the focal
+        length that makes r1 and r2 orthogonal and equally long (Zhang's
+        constraints, by least squares); then the camera is at -R^T t."""
+        w, h = self.size
+        if self.lens is not None:
+            k = self.lens._k(self.size)
+        else:
+            centred = translate(-(w - 1) / 2, -(h - 1) / 2) @ self.homography
+            (a1, a2), (b1, b2), (c1, c2) = centred[:, :2] / np.linalg.norm(centred[:, 0])
+            lhs = np.array([c1 * c2, c1 * c1 - c2 * c2])
+            rhs = np.array([a1 * a2 + b1 * b2, a1 * a1 + b1 * b1 - a2 * a2 - b2 * b2])
+            f2 = -float(lhs @ rhs) / float(lhs @ lhs) if float(lhs @ lhs) > 0 else 0.0
+            if not 0.1 * w < math.sqrt(max(f2, 0.0)) < 20 * w:
+                return None
+            f = math.sqrt(f2)
+            k = np.array([[f, 0.0, (w - 1) / 2], [0.0, f, (h - 1) / 2], [0.0, 0.0, 1.0]])
+        m = np.linalg.solve(k, self.homography)
+        scale = 2 / (np.linalg.norm(m[:, 0]) + np.linalg.norm(m[:, 1]))
+        r1, r2, t = m[:, 0] * scale, m[:, 1] * scale, m[:, 2] * scale
+        normal = np.cross(r1, r2)
+        normal /= np.linalg.norm(normal)
+        return -float(r1 @ t), -float(r2 @ t), abs(float(normal @ t))
 
     def to_json(self) -> dict[str, Any]:
         """The calibration file's contents."""
