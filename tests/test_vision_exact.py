@@ -101,9 +101,9 @@ def test_a_second_look_at_a_crop_reuses_the_first_and_finds_the_same(
     calls = []
     real = coinface.fit_outline
 
-    def counted(crop: np.ndarray, diameter: float) -> coinface.Ellipse | None:
+    def counted(crop: np.ndarray, diameter: float, scale: int = 1) -> coinface.Ellipse | None:
         calls.append(diameter)
-        return real(crop, diameter)
+        return real(crop, diameter, scale)
 
     monkeypatch.setattr(coinface, "fit_outline", counted)
     outlines = Outlines(crop, 96.0)

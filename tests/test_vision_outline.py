@@ -184,3 +184,31 @@ def test_a_leaning_coin_is_searched_for_circles_once_and_no_coin_twice(
     )
     assert scales == [2, 1]
     assert obs is None
+
+
+def test_the_edge_contour_is_traced_at_half_resolution(monkeypatch: pytest.MonkeyPatch) -> None:
+    # An oval (a leaning coin) on a grainy floor: its contour traced from a
+    # quarter of the pixels is a guess as good as the full resolution's (the
+    # coarse pixels' centres mapped back), and the rays refine either alike.
+    rng = np.random.default_rng(3)
+    crop = np.clip(rng.normal(120, 8, (307, 307, 3)), 0, 255).astype(np.uint8)
+    cv2.ellipse(crop, ((151, 148), (96, 64), 30), (60, 150, 210), -1)
+    cv2.ellipse(crop, ((151, 148), (70, 44), 30), (30, 90, 160), 2)
+    full, half = coinface.fit_outline(crop, D), coinface.fit_outline(crop, D, 2)
+    assert full is not None and half is not None
+    for guess in (full, half):
+        assert np.hypot(guess.x - 151, guess.y - 148) < 5 and abs(guess.major - 96) < 15
+    g = coinface.soft(crop)
+    a, b = coinface.refine(g, full), coinface.refine(g, half)
+    assert np.hypot(a.x - b.x, a.y - b.y) < 0.2 and abs(a.ratio - b.ratio) < 0.005
+    assert abs(b.ratio - 64 / 96) < 0.03
+    scales: list[int] = []
+    real = coinface.fit_outline
+
+    def counted(crop: np.ndarray, diameter: float, scale: int = 1) -> Ellipse | None:
+        scales.append(scale)
+        return real(crop, diameter, scale)
+
+    monkeypatch.setattr(coinface, "fit_outline", counted)
+    assert coinface.Outlines(crop, D).contour() is not None
+    assert scales == [2]

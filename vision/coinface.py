@@ -70,12 +70,20 @@ def gradient(g: NDArray[Any]) -> NDArray[np.float32]:
     return np.sqrt(gx, out=gx)
 
 
-def fit_outline(crop: Image, diameter: float) -> Ellipse | None:
+def fit_outline(crop: Image, diameter: float, scale: int = 1) -> Ellipse | None:
     """The coin's outline in ``crop`` where a coin is ``diameter`` pixels
     across, or None: the busy region (the rim and the relief give dense
     edges, a soft shadow or a plain floor few) of the coin's size nearest the
-    middle, closed into a blob, its outer contour fitted with an ellipse."""
-    g = cv2.GaussianBlur(grey(crop), (0, 0), 1.2)
+    middle, closed into a blob, its outer contour fitted with an ellipse.
+    Found at 1 / ``scale`` of the resolution (2: a quarter of the pixels to
+    threshold, close and trace; the rays then refine it at full resolution)."""
+    if scale > 1:
+        crop = np.asarray(
+            cv2.resize(crop, None, fx=1 / scale, fy=1 / scale, interpolation=cv2.INTER_AREA),
+            np.uint8,
+        )
+        diameter /= scale
+    g = cv2.GaussianBlur(grey(crop), (0, 0), 1.2 / scale)
     mag = gradient(g)
     h, w = crop.shape[:2]
     best: tuple[float, Ellipse] | None = None
@@ -102,7 +110,23 @@ def fit_outline(crop: Image, diameter: float) -> Ellipse | None:
                 best = (cost, fit)
         if best is not None:
             break
-    return None if best is None else best[1]
+    if best is None:
+        return None
+    e, shift = best[1], (scale - 1) / 2  # (pixel centres of the coarse image)
+    if scale == 1:
+        return e
+    return Ellipse(
+        scale * e.x + shift, scale * e.y + shift, scale * e.major, scale * e.minor, e.angle_deg
+    )
+
+
+CONTOUR_SCALE = 2
+"""The edge contour is traced at half the crop's resolution (:func:`fit_outline`):
+it is only the rays' first guess, and tracing it (a percentile, a closing,
+~60 contours fitted) was a fifth of a leaning coin's time at full
+resolution. On the tuning rigs 50000-50009 and 80000-80009 (2,000 landings)
+11 landings changed: 1 more right and 1 fewer sent to the spotter than at
+full resolution."""
 
 
 def above(a: NDArray[Any], pct: float) -> NDArray[np.bool_]:
@@ -324,7 +348,7 @@ class Outlines:
     def contour(self) -> tuple[Ellipse, Ellipse] | None:
         """The edge contour's ellipse (:func:`fit_outline`) and its refinement."""
         if not self._contour_done:
-            guess = fit_outline(self.crop, self.diameter)
+            guess = fit_outline(self.crop, self.diameter, CONTOUR_SCALE)
             self._contour = None if guess is None else (guess, refine(self.g, guess))
             self._contour_done = True
         return self._contour
