@@ -389,14 +389,17 @@ LOG8 = np.log(np.arange(256, dtype=np.float32) + 8)
 """log(v + 8) for each uint8 value v, float32: the log-ratio of two images by table."""
 
 
-SAMPLE_FROM = 40_000
+SAMPLE_FROM = 10_000
 """A plane of at least this many pixels has its medians taken over every
-other pixel of every other row (a quarter; the still's 307 px crop: 23,716
-of 94,249): five medians of the whole plane were about 4 of a leaning
-coin's 15-20 ms. A median is a robust estimate: on tuning rigs 50000-50002
-and 80000-80003 (700 landings) no verdict, face or posture changed; the
+other pixel of every other row (a quarter; the empty still's half-resolution
+crop, 154 px: 5,929 of 23,716): five medians of the whole plane were about 4
+of a leaning coin's 15-20 ms at full resolution, and 1 of 7-8 ms at half. A
+median is a robust estimate: on tuning rigs 50000-50002 and 80000-80003 (700
+landings, full resolution) no verdict, face or posture changed; the
 silhouette's axis ratio moved in 101 of them, by 0.0003 at the median and
-0.004 at most. Smaller planes (the preview's, 77 px) as before."""
+0.004 at most; at half resolution, on rigs 50000-50009 and 80000-80009 (2,000
+landings), one flat coin's silhouette moved across the 0.94 line (0.940 ->
+0.938: the spotter's). Smaller planes (the preview's, 77 px) as before."""
 
 
 def _median(plane: NDArray[np.float32]) -> np.float32:
@@ -406,12 +409,16 @@ def _median(plane: NDArray[np.float32]) -> np.float32:
     return np.float32(median(plane))
 
 
-def coin_mask(crop: Image, floor: Image, blur: float) -> Image:
+def coin_mask(crop: Image, floor: Image, blur: float, despeckle: bool = True) -> Image:
     """Where ``crop`` (BGR) differs from the empty ``floor`` (the same view,
     ``step`` times coarser) in a way a shadow cannot explain: a shadow only
     dims the floor (the three channels by one factor), the coin has its own
     colour, is brighter, or much darker. At the floor's resolution; ``blur``
-    (pixels there) makes the still as soft as the floor's coarser view."""
+    (pixels there) makes the still as soft as the floor's coarser view.
+    ``despeckle``: single changed pixels (noise) are opened away (by a 2x2
+    opening, which also moves the mask a pixel down and right: its anchor);
+    a view averaged down from the still has little such noise, and a coin's
+    rim there may be one pixel wide."""
     h, w = floor.shape[:2]
     small = cv2.resize(crop, (w, h), interpolation=cv2.INTER_AREA)
     if blur > 0.3:
@@ -431,21 +438,29 @@ def coin_mask(crop: Image, floor: Image, blur: float) -> Image:
     noise_q = float(_median(q)) + 0.01
     coin = (q > max(0.06, 3 * noise_q)) | (b > max(0.1, 3 * noise_b)) | (b < -0.55)
     mask = coin.astype(np.uint8)
-    mask = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8)), np.uint8)
+    if despeckle:
+        mask = np.asarray(
+            cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8)), np.uint8
+        )
     return np.asarray(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)), np.uint8)
 
 
 def segment_outline(
-    crop: Image, floor: Image, diameter: float, blur: float = 0.0, min_fill: float = 0.0
+    crop: Image,
+    floor: Image,
+    diameter: float,
+    blur: float = 0.0,
+    min_fill: float = 0.0,
+    despeckle: bool = True,
 ) -> Ellipse | None:
     """The coin's outline from what changed against the empty floor (``floor``:
     the same rectified view, coarser): the changed blob nearest the middle,
     its contour fitted with an ellipse. None too when less than ``min_fill``
     of the ellipse changed: a coin much like the floor (silver on grey)
     changes only along its edges and relief, and the ragged ring's ellipse
-    says nothing of its posture."""
+    says nothing of its posture. ``despeckle`` as :func:`coin_mask`'s."""
     step = crop.shape[1] / floor.shape[1]
-    mask = coin_mask(crop, floor, blur)
+    mask = coin_mask(crop, floor, blur, despeckle)
     count, labels, stats, centres = cv2.connectedComponentsWithStats(mask)
     h, w = mask.shape
     d = diameter / step
