@@ -11,7 +11,7 @@ import pytest
 cv2 = pytest.importorskip("cv2")
 
 from vision import coinface  # noqa: E402
-from vision.analyse import MASK_STEP, Analyser, Settings  # noqa: E402
+from vision.analyse import MASK_STEP, STILL_STEP, Analyser, Settings  # noqa: E402
 from vision.calibration import calibrate  # noqa: E402
 from vision.coinface import (  # noqa: E402
     SAMPLE_FROM,
@@ -132,19 +132,21 @@ def _leaning_at_700_800(tilt_deg: float) -> tuple[Analyser, Frame, Frame, Frame]
 def test_the_silhouettes_medians_from_a_quarter_of_the_pixels_change_almost_nothing(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # A coin leaning 60 degrees against the empty floor's still, at the
-    # still's resolution (307 px: its medians are taken from every other
-    # pixel of every other row): the mask and its outline as with all pixels.
+    # A coin leaning 60 degrees against the empty floor's still, at half the
+    # crop's resolution as the analyser takes it (154 px: its medians are
+    # taken from every other pixel of every other row): the mask and its
+    # outline as with all pixels.
     analyser, still, _, empty_still = _leaning_at_700_800(60.0)
     s = analyser.settings
     half = s.extent * s.coin_diameter_mm
-    crop, floor = (analyser.crop(f, 700.0, 800.0, half) for f in (still, empty_still))
+    crop = analyser.crop(still, 700.0, 800.0, half)
+    floor = analyser.crop(empty_still, 700.0, 800.0, half, STILL_STEP)
     assert floor.shape[0] * floor.shape[1] >= SAMPLE_FROM
-    sampled = coin_mask(crop, floor, 0.0)
-    shape = segment_outline(crop, floor, s.crop_px, min_fill=s.min_fill)
+    sampled = coin_mask(crop, floor, 0.0, despeckle=False)
+    shape = segment_outline(crop, floor, s.crop_px, min_fill=s.min_fill, despeckle=False)
     monkeypatch.setattr(coinface, "SAMPLE_FROM", 10**12)
-    whole = coin_mask(crop, floor, 0.0)
-    every = segment_outline(crop, floor, s.crop_px, min_fill=s.min_fill)
+    whole = coin_mask(crop, floor, 0.0, despeckle=False)
+    every = segment_outline(crop, floor, s.crop_px, min_fill=s.min_fill, despeckle=False)
     assert 0.03 * whole.size < int(whole.sum()) < 0.3 * whole.size  # the coin, not noise
     assert int(np.count_nonzero(sampled != whole)) <= 0.002 * whole.size
     assert shape is not None and every is not None
@@ -184,3 +186,83 @@ def test_a_leaning_coin_is_searched_for_circles_once_and_no_coin_twice(
     )
     assert scales == [2, 1]
     assert obs is None
+
+
+def test_the_edge_contour_is_traced_at_half_resolution(monkeypatch: pytest.MonkeyPatch) -> None:
+    # An oval (a leaning coin) on a grainy floor: its contour traced from a
+    # quarter of the pixels is a guess as good as the full resolution's (the
+    # coarse pixels' centres mapped back), and the rays refine either alike.
+    rng = np.random.default_rng(3)
+    crop = np.clip(rng.normal(120, 8, (307, 307, 3)), 0, 255).astype(np.uint8)
+    cv2.ellipse(crop, ((151, 148), (96, 64), 30), (60, 150, 210), -1)
+    cv2.ellipse(crop, ((151, 148), (70, 44), 30), (30, 90, 160), 2)
+    full, half = coinface.fit_outline(crop, D), coinface.fit_outline(crop, D, 2)
+    assert full is not None and half is not None
+    for guess in (full, half):
+        assert np.hypot(guess.x - 151, guess.y - 148) < 5 and abs(guess.major - 96) < 15
+    g = coinface.soft(crop)
+    a, b = coinface.refine(g, full), coinface.refine(g, half)
+    assert np.hypot(a.x - b.x, a.y - b.y) < 0.2 and abs(a.ratio - b.ratio) < 0.005
+    assert abs(b.ratio - 64 / 96) < 0.03
+    scales: list[int] = []
+    real = coinface.fit_outline
+
+    def counted(crop: np.ndarray, diameter: float, scale: int = 1) -> Ellipse | None:
+        scales.append(scale)
+        return real(crop, diameter, scale)
+
+    monkeypatch.setattr(coinface, "fit_outline", counted)
+    assert coinface.Outlines(crop, D).contour() is not None
+    assert scales == [2]
+
+
+def test_the_silhouette_against_the_empty_still_is_taken_at_half_resolution(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A quarter of the pixels to warp, compare and label (the crop averaged
+    # over 2x2 blocks, by an exact factor: OpenCV's fast path); the outline
+    # as the full resolution's, near enough for the posture.
+    import vision.analyse
+
+    analyser, still, empty, empty_still = _leaning_at_700_800(45.0)
+    sizes: list[tuple[int, int]] = []
+    real = coinface.segment_outline
+
+    def spied(crop: np.ndarray, floor: np.ndarray, *args: object, **kw: object) -> object:
+        sizes.append((crop.shape[1], floor.shape[1]))
+        return real(crop, floor, *args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(vision.analyse, "segment_outline", spied)
+    obs = analyser._judge(still, 700.0, 800.0, [], empty, empty_still)
+    assert sizes == [(154, 154)]
+    assert obs is not None and obs.posture is Posture.LEANING
+    s = analyser.settings
+    half = s.extent * s.coin_diameter_mm
+    crop = analyser.crop(still, 700.0, 800.0, half)
+    floor = analyser.crop(empty_still, 700.0, 800.0, half)
+    full = real(crop, floor, s.crop_px, despeckle=False)
+    assert full is not None and obs.axis_ratio is not None
+    assert abs(obs.axis_ratio - full.ratio) < 0.01
+    ppm = s.crop_px / s.coin_diameter_mm
+    x, y = 700.0 - half + full.x / ppm, 800.0 - half + full.y / ppm
+    x, y = analyser._under(x, y, obs.axis_ratio)  # (leaning: the point under its middle)
+    assert obs.x_mm is not None and obs.y_mm is not None
+    assert np.hypot(obs.x_mm - x, obs.y_mm - y) < 0.1
+    # (Despeckled, the full resolution's outline lies a pixel down and right:
+    # the 2x2 opening's anchor.)
+    opened = real(crop, floor, s.crop_px)
+    assert opened is not None and 0.8 < opened.x - full.x < 1.2 and 0.8 < opened.y - full.y < 1.2
+
+
+def test_a_rim_one_pixel_wide_is_kept_unless_despeckled() -> None:
+    # A silver coin on a grey floor changes along its rim only: at half
+    # resolution a ring a pixel wide, which a 2 px opening takes off.
+    floor = _floor(4)
+    crop = floor.copy()
+    cv2.circle(crop, (150, 150), 48, (200, 60, 60), 1)
+    ring = np.zeros(floor.shape[:2], np.uint8)
+    cv2.circle(ring, (150, 150), 48, 1, 1)
+    kept = coin_mask(crop, floor, 0.0, despeckle=False)
+    opened = coin_mask(crop, floor, 0.0)
+    assert int(kept[ring > 0].sum()) > 0.9 * int(ring.sum())
+    assert int(opened[ring > 0].sum()) < 0.1 * int(ring.sum())
