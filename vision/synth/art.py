@@ -97,9 +97,13 @@ class FloorArt:
         return cls(bgr, x0, y0, 1.0, np.asarray(cv2.pyrDown(bgr), np.uint8))
 
     def to_mm(self) -> NDArray[np.float64]:
-        """The homography from texture pixels to floor millimetres."""
+        """The homography from texture pixels to floor millimetres. A texel
+        covers [i, i + 1) texels from the corner, so its centre, where
+        OpenCV's warps sample it, is half a texel in: the lines and markers
+        drawn into texels then lie where the layout says, not half a texel
+        towards the corner (which shifted every calibrated point by that)."""
         s = 1.0 / self.ppm
-        return np.array([[s, 0.0, self.x0], [0.0, s, self.y0], [0.0, 0.0, 1.0]])
+        return np.array([[s, 0.0, self.x0 + s / 2], [0.0, s, self.y0 + s / 2], [0.0, 0.0, 1.0]])
 
 
 def _lines(bgr: NDArray[np.uint8], layout: FloorLayout, margin: float) -> None:
