@@ -84,6 +84,7 @@ def test_edges_in_two_passes_are_those_of_one_pass_over_every_step(
     image, cands = _scene()
     blocked = np.zeros(image.shape[:2], np.uint8)
     blocked[:, 370:] = 255  # the widest wink's rays run into it
+    monkeypatch.setattr(fit, "TWO_PASS_RAYS", 0)  # however few the candidates
     monkeypatch.setattr(fit, "NEAR", 1.0)
     whole = edges(image, cands, 40.0, blocked)
     monkeypatch.setattr(fit, "NEAR", near)
@@ -96,7 +97,11 @@ def test_edges_in_two_passes_are_those_of_one_pass_over_every_step(
 
 
 def test_the_first_pass_holds_every_face_sample_and_the_step_after_them() -> None:
-    assert _near_steps(161, 10) == 97
-    assert _near_steps(161, 120) == 121
-    assert _near_steps(161, 170) == 161
-    assert _near_steps(2, 0) == 2
+    assert _near_steps(161, 10, 10 * RAYS) == 97
+    assert _near_steps(161, 120, 10 * RAYS) == 121
+    assert _near_steps(161, 170, 10 * RAYS) == 161
+    assert _near_steps(2, 0, 10 * RAYS) == 2
+
+
+def test_a_few_candidates_rays_are_sampled_in_one_pass() -> None:
+    assert _near_steps(161, 10, 9 * RAYS) == 161

@@ -58,7 +58,7 @@ def edges(image: NDArray[np.uint8], cands: list[Candidate], reach_px: float,
     dirs = np.column_stack([np.cos(ang), np.sin(ang)])
     origins = np.array([[c.u, c.v] for c in cands])
     inner = np.maximum(1, (0.5 * np.array([c.depth_px for c in cands]) / step_px).astype(int))
-    near = _near_steps(n_steps, int(inner.max()))
+    near = _near_steps(n_steps, int(inner.max()), n * RAYS)
     raw = _along(image, origins, (dirs[:, None, :] * radii[None, :near, None])[None])
     face = _faces(raw, inner)
     d = face - face.mean(axis=1, keepdims=True)
@@ -92,12 +92,20 @@ NEAR = 0.6
 """The share of a ray's steps sampled for every ray; most rays cross their
 wink's edge within it, and only the rest are sampled further."""
 
+TWO_PASS_RAYS = 480
+"""Rays (candidates times ``RAYS``) from which the second pass pays: it costs
+some twenty numpy calls (~0.1 ms) whatever its size, more than the steps it
+saves on a crop's few candidates; a video frame has tens of them."""
 
-def _near_steps(n_steps: int, most_inner: int) -> int:
-    """How many steps the first pass samples: ``NEAR`` of them, but at least
-    every candidate's face samples and the step after them (a crossing is
-    looked for from ``inner`` on), and at least two (a crossing's step and
-    the one before it)."""
+
+def _near_steps(n_steps: int, most_inner: int, rays: int) -> int:
+    """How many steps the first pass samples: every step below
+    ``TWO_PASS_RAYS`` rays, else ``NEAR`` of them, but at least every
+    candidate's face samples and the step after them (a crossing is looked
+    for from ``inner`` on), and at least two (a crossing's step and the one
+    before it)."""
+    if rays < TWO_PASS_RAYS:
+        return n_steps
     return min(n_steps, max(math.ceil(NEAR * n_steps), most_inner + 1, 2))
 
 
