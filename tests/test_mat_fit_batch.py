@@ -4,15 +4,10 @@ on batching them; bench.mat_identity checks whole frames)."""
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
-import pytest
 
-from controller.games.tiddlywinks.geometry import COLOURS
-from vision.mat import fit
-from vision.mat.fit import RAYS, _faces, _near_steps, edges, fixed_all
+from vision.mat.fit import RAYS, _faces, fixed_all
 from vision.mat.pot import polygon_mask
-from vision.mat.segment import Candidate
 
 
 def _per_depth(raw: np.ndarray, inner: np.ndarray) -> np.ndarray:
@@ -59,49 +54,3 @@ def test_a_polygon_off_the_picture_draws_nothing_and_one_across_its_edge_draws_i
     assert not polygon_mask((40, 40), square).any()
     across = polygon_mask((40, 40), square + np.array([20.0, 0.0]))
     assert across[10:31, 0:11].all() and not across[:, 11:].any()
-
-
-def _scene() -> tuple[np.ndarray, list[Candidate]]:
-    """Winks whose rims the rays cross near, far, and beyond the reach of
-    40 px (a grey mat with noise, so the margins are not all whole)."""
-    rng = np.random.default_rng(5)
-    image = rng.integers(120, 136, (160, 400, 3)).astype(np.uint8)
-    cands = []
-    for i, (r, colour) in enumerate([(9, (40, 40, 200)), (23, (200, 60, 40)), (31, (40, 190, 60)),
-                                     (60, (30, 200, 220))]):  # fmt: skip
-        u, v = 60.0 + 95 * i + rng.uniform(0, 1), 80.0 + rng.uniform(0, 1)
-        cv2.circle(
-            image, (int(u) + 3, int(v)), r, colour, -1, cv2.LINE_AA
-        )  # off-centre: near and far
-        cands.append(Candidate(COLOURS[0], u, v, 0.6 * r))
-    return cv2.GaussianBlur(image, (5, 5), 1.0), cands
-
-
-@pytest.mark.parametrize("near", [0.05, 0.3, 0.6])
-def test_edges_in_two_passes_are_those_of_one_pass_over_every_step(
-    monkeypatch: pytest.MonkeyPatch, near: float
-) -> None:
-    image, cands = _scene()
-    blocked = np.zeros(image.shape[:2], np.uint8)
-    blocked[:, 370:] = 255  # the widest wink's rays run into it
-    monkeypatch.setattr(fit, "TWO_PASS_RAYS", 0)  # however few the candidates
-    monkeypatch.setattr(fit, "NEAR", 1.0)
-    whole = edges(image, cands, 40.0, blocked)
-    monkeypatch.setattr(fit, "NEAR", near)
-    split = edges(image, cands, 40.0, blocked)
-    assert np.array_equal(whole.ok, split.ok)
-    assert np.array_equal(whole.points, split.points)  # to the bit, where ok or not
-    dist = np.linalg.norm(whole.points - np.array([[c.u, c.v] for c in cands])[:, None], axis=2)
-    assert (dist[whole.ok] > 30).any() and (dist[whole.ok] < 12).any()  # far and near crossings
-    assert not whole.ok[3].any()  # and rays that never cross (the widest wink)
-
-
-def test_the_first_pass_holds_every_face_sample_and_the_step_after_them() -> None:
-    assert _near_steps(161, 10, 10 * RAYS) == 97
-    assert _near_steps(161, 120, 10 * RAYS) == 121
-    assert _near_steps(161, 170, 10 * RAYS) == 161
-    assert _near_steps(2, 0, 10 * RAYS) == 2
-
-
-def test_a_few_candidates_rays_are_sampled_in_one_pass() -> None:
-    assert _near_steps(161, 10, 9 * RAYS) == 161

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
 
 import cv2
 import numpy as np
@@ -32,7 +31,6 @@ RAYS = 48
 STEP_PX = 0.25
 Floats = NDArray[np.float64]
 Bools = NDArray[np.bool_]
-Reals = NDArray[np.floating[Any]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,24 +55,30 @@ def edges(image: NDArray[np.uint8], cands: list[Candidate], reach_px: float,
     ang = np.linspace(0, 2 * np.pi, RAYS, endpoint=False)
     dirs = np.column_stack([np.cos(ang), np.sin(ang)])
     origins = np.array([[c.u, c.v] for c in cands])
+    raw = _along(image, origins, dirs[:, None, :] * radii[None, :, None])
     inner = np.maximum(1, (0.5 * np.array([c.depth_px for c in cands]) / step_px).astype(int))
-    near = _near_steps(n_steps, int(inner.max()), n * RAYS)
-    raw = _along(image, origins, (dirs[:, None, :] * radii[None, :near, None])[None])
     face = _faces(raw, inner)
+    bgr = raw.astype(np.float32)
     d = face - face.mean(axis=1, keepdims=True)
     strength = np.linalg.norm(d, axis=1)
     d = (d / np.maximum(strength, 1e-6)[:, None]).astype(np.float32)
+    along = np.einsum("nrsc,nc->nrs", bgr, d)  # d has no grey: the pixel's grey drops out
+    # whole grey levels: these sums are exact in float32 in any order, so
+    # three adds (a reduction over a 3-long axis is several times slower)
+    total = bgr[..., 0] + bgr[..., 1] + bgr[..., 2]
+    sq = bgr * bgr
+    chroma2 = (sq[..., 0] + sq[..., 1] + sq[..., 2]) - total * total / 3
+    across = np.sqrt(np.maximum(chroma2 - along**2, 0.0))
+    # another colour (which may project well on the face's) counts as edge;
+    # the mat's tint, the dark edge and noise stay under the allowance
     level = (0.5 * strength[:, None, None]).astype(np.float32)
-    m = _margin(raw, d, level)
-    below = (m < level) & (np.arange(near)[None, None, :] >= inner[:, None, None])
+    m = along - 2.0 * np.maximum(across - 0.5 * level, 0.0)
+    below = (m < level) & (np.arange(n_steps)[None, None, :] >= inner[:, None, None])
     first = np.argmax(below, axis=2)
-    crossed = np.take_along_axis(below, first[..., None], axis=2)[..., 0]
+    ok = np.take_along_axis(below, first[..., None], axis=2)[..., 0] & (strength > 1e-6)[:, None]
     k = np.maximum(first, 1)
     v0 = np.take_along_axis(m, (k - 1)[..., None], axis=2)[..., 0]
     v1 = np.take_along_axis(m, k[..., None], axis=2)[..., 0]
-    if near < n_steps:
-        _far(image, origins, dirs, radii, near, d, level, (crossed, k, v0, v1))
-    ok = crossed & (strength > 1e-6)[:, None]
     gap = np.where(ok, v0 - v1, 1.0)
     frac = np.where(ok, (v0 - level[..., 0]) / np.where(gap == 0, 1.0, gap), 0.0).astype(float)
     dist = (k - 1 + frac) * step_px
@@ -88,88 +92,19 @@ def edges(image: NDArray[np.uint8], cands: list[Candidate], reach_px: float,
     return EdgeSet(cands, points, ok & ~hit)  # a ray into the pot found its edge, not the wink's
 
 
-NEAR = 0.6
-"""The share of a ray's steps sampled for every ray; most rays cross their
-wink's edge within it, and only the rest are sampled further."""
-
-TWO_PASS_RAYS = 480
-"""Rays (candidates times ``RAYS``) from which the second pass pays: it costs
-some twenty numpy calls (~0.1 ms) whatever its size, more than the steps it
-saves on a crop's few candidates; a video frame has tens of them."""
-
-
-def _near_steps(n_steps: int, most_inner: int, rays: int) -> int:
-    """How many steps the first pass samples: every step below
-    ``TWO_PASS_RAYS`` rays, else ``NEAR`` of them, but at least every
-    candidate's face samples and the step after them (a crossing is looked
-    for from ``inner`` on), and at least two (a crossing's step and the one
-    before it)."""
-    if rays < TWO_PASS_RAYS:
-        return n_steps
-    return min(n_steps, max(math.ceil(NEAR * n_steps), most_inner + 1, 2))
-
-
-def _far(image: NDArray[np.uint8], origins: Floats, dirs: Floats, radii: Reals, near: int,
-         d: NDArray[np.float32], level: NDArray[np.float32],
-         state: tuple[Bools, NDArray[np.int64], NDArray[np.float32], NDArray[np.float32]],
-         ) -> None:  # fmt: skip
-    """The second pass of :func:`edges`: the rays that did not cross within
-    the first ``near`` steps, sampled from step ``near - 1`` (the step before
-    a crossing at ``near``) to the end, and ``state`` (crossed, the crossing's
-    step k, the margins at k - 1 and k) updated in place where they cross.
-    Every sample and margin is the same float arithmetic on the same values
-    as one pass over every step would do, so the result is the same to the
-    bit; a ray that never crosses keeps the first pass's k = 1 as one pass
-    gives it."""
-    crossed, k, v0, v1 = state
-    ci, ri = np.nonzero(~crossed)
-    if not len(ci):
-        return
-    offsets = dirs[ri][:, None, None, :] * radii[None, None, near - 1 :, None]
-    m = _margin(_along(image, origins[ci], offsets), d[ci], level[ci])
-    below = m[:, 0] < level[ci][:, 0]
-    below[:, 0] = False  # step near - 1 was looked at in the first pass
-    at = np.argmax(below, axis=1)
-    hit = below[np.arange(len(at)), at]
-    ci, ri, at = ci[hit], ri[hit], at[hit]
-    rows = np.nonzero(hit)[0]
-    crossed[ci, ri] = True
-    k[ci, ri] = near - 1 + at
-    v0[ci, ri] = m[rows, 0, at - 1]
-    v1[ci, ri] = m[rows, 0, at]
-
-
-def _margin(raw: NDArray[np.uint8], d: NDArray[np.float32],
-            level: NDArray[np.float32]) -> NDArray[np.float32]:  # fmt: skip
-    """Each sample's colour strength on its candidate's face chroma ``d``,
-    less twice its chroma at right angles beyond a quarter of the face's
-    (``level`` is half the face's): (candidates, rays, steps)."""
-    bgr = raw.astype(np.float32)
-    along = np.einsum("nrsc,nc->nrs", bgr, d)  # d has no grey: the pixel's grey drops out
-    # whole grey levels: these sums are exact in float32 in any order, so
-    # three adds (a reduction over a 3-long axis is several times slower)
-    total = bgr[..., 0] + bgr[..., 1] + bgr[..., 2]
-    sq = bgr * bgr
-    chroma2 = (sq[..., 0] + sq[..., 1] + sq[..., 2]) - total * total / 3
-    across = np.sqrt(np.maximum(chroma2 - along**2, 0.0))
-    # another colour (which may project well on the face's) counts as edge;
-    # the mat's tint, the dark edge and noise stay under the allowance
-    return np.asarray(along - 2.0 * np.maximum(across - 0.5 * level, 0.0), np.float32)
-
-
 def _along(image: NDArray[np.uint8], origins: Floats, offsets: Floats) -> NDArray[np.uint8]:
     """``image``'s bilinear samples at each origin plus every offset
-    (origins or 1, rays, steps, 2): (origins, rays, steps, channels). One remap, as
+    (rays, steps, 2): (origins, rays, steps, channels). One remap, as
     :func:`~vision.mat.segment.sample` does, but its maps are written in
     float32 straight from the float64 sums (the same values, without a
     float64 array of every point and its copy)."""
-    n, shape = len(origins), offsets.shape[1:3]
+    n, shape = len(origins), offsets.shape[:2]
     count = n * shape[0] * shape[1]
     cols = 1024
     rows = max(1, -(-count // cols))
     maps = np.zeros((2, rows * cols), np.float32)
     for axis in (0, 1):
-        np.add(origins[:, axis, None, None], offsets[..., axis],
+        np.add(origins[:, axis, None, None], offsets[None, ..., axis],
                out=maps[axis, :count].reshape(n, *shape))  # fmt: skip
     out = cv2.remap(image, maps[0].reshape(rows, cols), maps[1].reshape(rows, cols),
                     cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)  # fmt: skip
