@@ -302,6 +302,16 @@ def test_a_leaning_coin_is_placed_at_its_floor_point_not_its_outline_centre() ->
         assert abs(obs.y_mm - land.y_mm) < 2.0, (direction, obs.y_mm)
 
 
+def _registered_landing(rig_seed: int, land: Landing, shots_seed: int) -> Observation:
+    """The analysis of ``land`` on tuning rig ``rig_seed``, its coin registered
+    as the benchmark registers it."""
+    rig, analyser, empty = _tuning_table(rig_seed)
+    design = CoinDesign.make(rig_seed + 104729)
+    analyser.references = register(analyser, rig, design, empty, np.random.default_rng(3))
+    preview, still, empty_still = _landing_shots(rig, design, land, shots_seed)
+    return analyser.analyse(preview, still, empty, empty_still)
+
+
 @pytest.mark.xfail(
     strict=True,
     reason=(
@@ -317,12 +327,8 @@ def test_a_face_read_inside_a_round_edge_does_not_make_a_leaning_coin_flat() -> 
     # silhouette of 0.72, and its face reads clearly inside the edge (as a
     # flat coin's cut-short silhouette would): the spotter decides, it is not
     # called tails.
-    rig, analyser, empty = _tuning_table(60002)
-    design = CoinDesign.make(60002 + 104729)
-    analyser.references = register(analyser, rig, design, empty, np.random.default_rng(3))
     land = Landing(1105.2, 880.2, "tails", rotation_deg=81.7, tilt_deg=35.9, tilt_dir_deg=266.3)
-    preview, still, empty_still = _landing_shots(rig, design, land, 40)
-    obs = analyser.analyse(preview, still, empty, empty_still)
+    obs = _registered_landing(60002, land, 40)
     assert obs.verdict == "indeterminate", obs.reasons
     assert any("flat or leaning?" in r for r in obs.reasons), obs.reasons
 
@@ -333,11 +339,7 @@ def test_a_leaning_coin_with_a_ghost_round_edge_is_ruled_leaning_by_its_face() -
     # silhouette (0.42): the two disagreed, and the spotter was asked.
     # Inside the ghost edge no face reads: it is leaning, as the silhouette
     # says.
-    rig, analyser, empty = _tuning_table(50003)
-    design = CoinDesign.make(50003 + 104729)
-    analyser.references = register(analyser, rig, design, empty, np.random.default_rng(3))
     land = Landing(22.7, 70.2, "tails", rotation_deg=346.1, tilt_deg=52.5, tilt_dir_deg=302.4)
-    preview, still, empty_still = _landing_shots(rig, design, land, 10)
-    obs = analyser.analyse(preview, still, empty, empty_still)
+    obs = _registered_landing(50003, land, 10)
     assert any("leaning, no face reads" in r for r in obs.reasons), obs.reasons
     assert obs.posture is Posture.LEANING and obs.verdict == "edge", obs.reasons
