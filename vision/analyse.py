@@ -31,6 +31,7 @@ from vision.coinface import (
     face_feature,
     find_outline,
     segment_outline,
+    shrunk,
     similarity,
 )
 from vision.floor import scaled, translate
@@ -334,25 +335,14 @@ class Analyser:
         k, ppm = STILL_STEP, self.settings.crop_px / self.settings.coin_diameter_mm
         shift = (k - 1) / 2  # the blocks' centres, in crop pixels
         floor = self.crop(empty_still, x + shift / ppm, y + shift / ppm, half, k)
-        small = np.asarray(
-            cv2.resize(crop, None, fx=1 / k, fy=1 / k, interpolation=cv2.INTER_AREA), np.uint8
-        )
         found = segment_outline(
-            small,
+            shrunk(crop, k),
             floor,
             self.settings.crop_px / k,
             min_fill=self.settings.min_fill,
             despeckle=False,
         )
-        if found is None:
-            return None
-        return Ellipse(
-            k * found.x + shift,
-            k * found.y + shift,
-            k * found.major,
-            k * found.minor,
-            found.angle_deg,
-        )
+        return None if found is None else found.enlarged(k)
 
     def _covers(self, frame: Frame, x: float, y: float, half: float) -> bool:
         """Whether ``frame`` shows the floor within ``half`` mm of (x, y)."""

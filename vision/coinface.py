@@ -55,6 +55,27 @@ class Ellipse:
         """minor / major: 1 for a flat coin seen square-on."""
         return self.minor / self.major if self.major > 0 else 0.0
 
+    def enlarged(self, scale: int) -> Ellipse:
+        """This outline, found in an image :func:`shrunk` by ``scale``, in the
+        full image's pixels (a coarse pixel's centre is (scale - 1) / 2 in)."""
+        shift = (scale - 1) / 2
+        return Ellipse(
+            scale * self.x + shift,
+            scale * self.y + shift,
+            scale * self.major,
+            scale * self.minor,
+            self.angle_deg,
+        )
+
+
+def shrunk(image: Image, scale: int) -> Image:
+    """``image`` averaged over blocks of ``scale`` x ``scale`` pixels (an area
+    resize by an exact factor: OpenCV's fast path)."""
+    return np.asarray(
+        cv2.resize(image, None, fx=1 / scale, fy=1 / scale, interpolation=cv2.INTER_AREA),
+        np.uint8,
+    )
+
 
 def gradient(g: NDArray[Any]) -> NDArray[np.float32]:
     """The gradient magnitude of ``g`` (3x3 Sobel), float32, by NumPy: the same
@@ -78,10 +99,7 @@ def fit_outline(crop: Image, diameter: float, scale: int = 1) -> Ellipse | None:
     Found at 1 / ``scale`` of the resolution (2: a quarter of the pixels to
     threshold, close and trace; the rays then refine it at full resolution)."""
     if scale > 1:
-        crop = np.asarray(
-            cv2.resize(crop, None, fx=1 / scale, fy=1 / scale, interpolation=cv2.INTER_AREA),
-            np.uint8,
-        )
+        crop = shrunk(crop, scale)
         diameter /= scale
     g = cv2.GaussianBlur(grey(crop), (0, 0), 1.2 / scale)
     mag = gradient(g)
@@ -112,12 +130,7 @@ def fit_outline(crop: Image, diameter: float, scale: int = 1) -> Ellipse | None:
             break
     if best is None:
         return None
-    e, shift = best[1], (scale - 1) / 2  # (pixel centres of the coarse image)
-    if scale == 1:
-        return e
-    return Ellipse(
-        scale * e.x + shift, scale * e.y + shift, scale * e.major, scale * e.minor, e.angle_deg
-    )
+    return best[1] if scale == 1 else best[1].enlarged(scale)
 
 
 CONTOUR_SCALE = 2
@@ -287,10 +300,7 @@ def _circle(crop: Image, diameter: float, scale: int) -> Ellipse | None:
     m = max(0, int(min(h, w) / 2 - 1.4 * diameter))
     middle = grey(crop)[m : h - m, m : w - m]
     if scale > 1:
-        middle = np.asarray(
-            cv2.resize(middle, None, fx=1 / scale, fy=1 / scale, interpolation=cv2.INTER_AREA),
-            np.uint8,
-        )
+        middle = shrunk(middle, scale)
     g = cv2.GaussianBlur(middle, (0, 0), 1.5 / scale)
     d = diameter / scale
     circles = cv2.HoughCircles(
