@@ -105,6 +105,7 @@ def test_button_edges_drive_the_retained_clock_topic(table: LiveTable, broker: M
         table.press("clock_left")  # ann ends her move: ben's clock runs
         assert sub.wait_for(_running("ben", 1)), "no clock message with ben running"
         # A press by the player whose clock is not running: a notice, no switch.
+        seen = len(_clocks(sub.messages))
         table.press("clock_left")
         assert sub.wait_for(
             lambda ms: any(
@@ -113,6 +114,10 @@ def test_button_edges_drive_the_retained_clock_topic(table: LiveTable, broker: M
                 if m.topic.endswith("/ruling")
             )
         )
+        # Every input publishes the clock after its rulings: wait for the
+        # notice's, or (under load) the retained clock read below is newer
+        # than the last one seen here.
+        assert sub.wait_for(lambda ms: len(_clocks(ms)) > seen)
     finally:
         sub.close()
     last = _clocks(sub.messages)[-1]
