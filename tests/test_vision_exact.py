@@ -225,3 +225,40 @@ def test_above_the_percentile_is_numpys_bit_for_bit() -> None:
         for pct in (90.0, 80.0, 95.0):
             want = values > np.percentile(values, pct)
             assert np.array_equal(coinface.above(values, pct), want)
+
+
+def _face_feature_as_before(crop: np.ndarray, outline: Ellipse) -> np.ndarray:
+    """``face_feature`` as it was: the gradient of the whole crop."""
+    g = cv2.GaussianBlur(
+        cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), (0, 0), max(0.8, outline.major / 120)
+    ).astype(np.float32)
+    polar = cv2.warpPolar(
+        coinface.gradient(g),
+        (coinface.POLAR_RADII, coinface.POLAR_ANGLES),
+        (outline.x, outline.y),
+        0.9 * outline.major / 2,
+        cv2.INTER_LINEAR + cv2.WARP_POLAR_LINEAR + cv2.WARP_FILL_OUTLIERS,
+    )
+    p = np.asarray(polar, np.float64)[:, int(coinface.INNER * coinface.POLAR_RADII) :]
+    p = np.log1p(np.clip(np.nan_to_num(p), 0, None))
+    p -= p.mean(axis=0)
+    norm = float(np.linalg.norm(p))
+    return np.asarray(np.fft.fft(p / norm if norm > 0 else p, axis=0), np.complex128)
+
+
+def test_the_face_is_read_from_its_discs_gradient_alone_bit_for_bit() -> None:
+    # Only the face's disc (and a margin) is smoothed and differentiated:
+    # the same feature as from the whole crop's gradient, wherever the
+    # outline lies (the middle, a corner, past the crop's edge, off it),
+    # however large (a larger coin is smoothed more), at any sub-pixel place.
+    rng = np.random.default_rng(23)
+    for trial in range(150):
+        n, m = (int(v) for v in rng.integers(60, 320, 2))
+        crop = cv2.GaussianBlur(rng.integers(0, 256, (n, m, 3), dtype=np.uint8), (0, 0), 1.0)
+        d = float(rng.uniform(30, 260))
+        x, y = (float(v) for v in rng.uniform(-0.3, 1.3, 2) * (m, n))
+        if trial % 3 == 0:
+            x, y = (float(v) for v in rng.uniform(0.3, 0.7, 2) * (m, n))
+        e = Ellipse(x, y, d, d * float(rng.uniform(0.5, 1)), float(rng.uniform(0, 180)))
+        got = coinface.face_feature(crop, e)
+        assert got.tobytes() == _face_feature_as_before(crop, e).tobytes(), (trial, e)

@@ -256,8 +256,7 @@ Feature = NDArray[np.complex128]
 
 def face_feature(crop: Image, outline: Ellipse) -> Feature:
     """The rotation-invariant signature of the face inside ``outline``."""
-    g = cv2.GaussianBlur(grey(crop), (0, 0), max(0.8, outline.major / 120)).astype(np.float32)
-    mag = gradient(g)
+    mag = face_gradient(crop, outline)
     polar = cv2.warpPolar(
         mag,
         (POLAR_RADII, POLAR_ANGLES),
@@ -270,6 +269,50 @@ def face_feature(crop: Image, outline: Ellipse) -> Feature:
     p -= p.mean(axis=0)  # light that varies with the radius is not the design
     norm = float(np.linalg.norm(p))
     return np.asarray(np.fft.fft(p / norm if norm > 0 else p, axis=0), np.complex128)
+
+
+def face_gradient(crop: Image, outline: Ellipse) -> NDArray[np.float32]:
+    """The gradient magnitude of ``crop`` (grey, smoothed) that
+    :func:`face_feature` unrolls, made only where its polar warp reads (the
+    face's disc and a margin) and zero elsewhere: bit for bit the values a
+    whole crop gives there (the smoothing of 8-bit images is OpenCV's exact
+    fixed-point one, and the Sobel of whole numbers is exact), in about a
+    tenth of the pixels (a leaning coin's 307 px crop: the face's disc is
+    about 90 px across).
+
+    >>> crop = np.zeros((120, 120, 3), np.uint8)
+    >>> _ = cv2.circle(crop, (60, 60), 40, (200, 200, 200), -1)
+    >>> e = Ellipse(60.0, 60.0, 80.0, 80.0, 0.0)
+    >>> whole = gradient(cv2.GaussianBlur(grey(crop), (0, 0), 0.8).astype(np.float32))
+    >>> part = face_gradient(crop, e)
+    >>> bool(np.array_equal(part[21:101, 21:101], whole[21:101, 21:101])), float(part[0, 0])
+    (True, 0.0)
+    """
+    sigma = max(0.8, outline.major / 120)
+    h, w = crop.shape[:2]
+    reach = 0.9 * outline.major / 2 + FACE_MARGIN  # the warp's radius, and its pixels' neighbours
+    pad = math.ceil(4 * sigma) + 2  # OpenCV's 8-bit kernel reaches 3 sigma; the Sobel 1 px
+    # The part read (y0:y1, x0:x1) and the part computed around it (Y0:Y1, X0:X1).
+    x0, x1 = _span(outline.x, reach, w)
+    y0, y1 = _span(outline.y, reach, h)
+    mag = np.zeros((h, w), np.float32)
+    if x0 >= x1 or y0 >= y1:
+        return mag  # the face lies off the crop: the warp reads nothing of it
+    X0, X1, Y0, Y1 = max(0, x0 - pad), min(w, x1 + pad), max(0, y0 - pad), min(h, y1 + pad)
+    g = cv2.GaussianBlur(grey(crop[Y0:Y1, X0:X1]), (0, 0), sigma).astype(np.float32)
+    mag[y0:y1, x0:x1] = gradient(g)[y0 - Y0 : y1 - Y0, x0 - X0 : x1 - X0]
+    return mag
+
+
+FACE_MARGIN = 3
+"""Pixels past the face's polar radius that :func:`face_gradient` makes too:
+the warp's bilinear reads take the next pixel, and its float sample
+positions may round past the radius."""
+
+
+def _span(centre: float, reach: float, size: int) -> tuple[int, int]:
+    """The pixels within ``reach`` of ``centre`` on an axis ``size`` long, as a slice's ends."""
+    return max(0, math.floor(centre - reach)), min(size, math.floor(centre + reach) + 2)
 
 
 def similarity(a: Feature, b: Feature) -> float:
