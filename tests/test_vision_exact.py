@@ -23,6 +23,7 @@ from vision.coinface import (  # noqa: E402
     refine,
     soft,
 )
+from vision.locate import components  # noqa: E402
 
 
 def test_the_evidence_png_is_stored_with_the_crops_exact_pixels() -> None:
@@ -262,3 +263,38 @@ def test_the_face_is_read_from_its_discs_gradient_alone_bit_for_bit() -> None:
         e = Ellipse(x, y, d, d * float(rng.uniform(0.5, 1)), float(rng.uniform(0, 180)))
         got = coinface.face_feature(crop, e)
         assert got.tobytes() == _face_feature_as_before(crop, e).tobytes(), (trial, e)
+
+
+def test_components_with_16_bit_labels_are_the_32_bit_ones() -> None:
+    # Random masks, some closed into blobs, some a speckle of thousands of
+    # components; and one with more components than 16 bits can label.
+    rng = np.random.default_rng(24)
+    for trial in range(200):
+        n, m = (int(v) for v in rng.integers(2, 330, 2))
+        mask = (rng.random((n, m)) < rng.uniform(0.01, 0.9)).astype(np.uint8)
+        if trial % 2:
+            mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+        want = cv2.connectedComponentsWithStats(mask)
+        got = components(mask)
+        assert got[0] == want[0]
+        assert np.array_equal(got[1], want[1]) and np.array_equal(got[2], want[2])
+        assert got[3].tobytes() == want[3].tobytes()
+    speckle = np.zeros((600, 600), np.uint8)
+    speckle[::2, ::2] = 1
+    count, labels, _, _ = components(speckle)
+    assert count == 300 * 300 + 1 and labels[598, 598] == count - 1
+
+
+def test_the_log_ratios_median_by_ranks_is_the_float_planes_bit_for_bit() -> None:
+    # Odd and even counts, planes sampled (>= SAMPLE_FROM) or whole, few
+    # distinct values (ties) or many, and a plane all one value.
+    rng = np.random.default_rng(25)
+    for trial in range(120):
+        n, m = (int(v) for v in rng.integers(1, 220, 2))
+        spread = int(rng.choice([1, 4, 60, 256]))
+        a = rng.integers(0, spread, (n, m), dtype=np.uint8)
+        b = rng.integers(0, spread, (n, m), dtype=np.uint8) + np.uint8(trial % 7)
+        plane = np.asarray(cv2.LUT(a, LOG8), np.float32) - cv2.LUT(b, LOG8)
+        got = coinface._ratio_median(a, b)
+        want = coinface._median(plane)
+        assert type(got) is type(want) and got.tobytes() == want.tobytes(), trial
