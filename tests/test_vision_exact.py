@@ -298,3 +298,20 @@ def test_the_log_ratios_median_by_ranks_is_the_float_planes_bit_for_bit() -> Non
         got = coinface._ratio_median(a, b)
         want = coinface._median(plane)
         assert type(got) is type(want) and got.tobytes() == want.tobytes(), trial
+
+
+def test_the_best_similarity_over_stacked_references_is_each_ones_bit_for_bit() -> None:
+    # Faces read from random crops against 1-9 references at once: the
+    # same best score as one reference at a time.
+    rng = np.random.default_rng(26)
+
+    def feature() -> np.ndarray:
+        crop = cv2.GaussianBlur(rng.integers(0, 256, (116, 116, 3), dtype=np.uint8), (0, 0), 1.2)
+        d = float(rng.uniform(80, 100))
+        return coinface.face_feature(crop, Ellipse(58.0, 58.0, d, d * 0.97, 10.0))
+
+    for trial in range(40):
+        refs = [feature() for _ in range(int(rng.integers(1, 10)))]
+        a = feature() if trial % 4 else refs[0]
+        want = max(coinface.similarity(a, b) for b in refs)
+        assert coinface.best_similarity(a, np.conj(np.stack(refs))) == want

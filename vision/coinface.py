@@ -271,6 +271,23 @@ def face_feature(crop: Image, outline: Ellipse) -> Feature:
     return np.asarray(np.fft.fft(p / norm if norm > 0 else p, axis=0), np.complex128)
 
 
+def best_similarity(a: Feature, conjugates: NDArray[np.complex128]) -> float:
+    """``max(similarity(a, b) for b in refs)``, bit for bit, for
+    ``conjugates = np.conj(np.stack(refs))`` (made once per coin): one
+    NumPy pass over all the references instead of one a reference (a face
+    read against 8 references: about 290 -> 145 us). Each reference's sum
+    and inverse FFT are the same per row as alone (tested).
+
+    >>> refs = [np.fft.fft(np.eye(180, 34) * k, axis=0) for k in (1, 2)]
+    >>> best_similarity(refs[0], np.conj(np.stack(refs))) == max(
+    ...     similarity(refs[0], b) for b in refs
+    ... )
+    True
+    """
+    corr = np.fft.ifft(np.sum(a * conjugates, axis=2), axis=1).real
+    return float(corr.max())
+
+
 def face_gradient(crop: Image, outline: Ellipse) -> NDArray[np.float32]:
     """The gradient magnitude of ``crop`` (grey, smoothed) that
     :func:`face_feature` unrolls, made only where its polar warp reads (the
