@@ -203,6 +203,7 @@ def refine(g: NDArray[np.float32], guess: Ellipse, rays: int = 120, rounds: int 
     contour); ``g`` is the crop as :func:`soft` gives it."""
     fit = guess
     angles, cos, sin = _rays(rays)
+    every = np.arange(rays)
     for k in range(rounds):
         r0 = np.maximum(_radius(fit, angles), 3.0)
         # Wide first, then close to the first fit: a line or a seam just
@@ -220,11 +221,12 @@ def refine(g: NDArray[np.float32], guess: Ellipse, rays: int = 120, rounds: int 
         step = np.abs(np.diff(samples, axis=1))
         # The outermost strong step: the relief's rings inside the rim can
         # step as sharply as the rim against the floor.
-        strong_steps = step >= 0.6 * step.max(axis=1, keepdims=True)
+        top = step.max(axis=1)
+        strong_steps = step >= 0.6 * top[:, None]
         best = step.shape[1] - 1 - np.argmax(strong_steps[:, ::-1], axis=1)
-        strong = step[np.arange(rays), best] > 0.4 * median(step.max(axis=1))
-        r = (radii[np.arange(rays), best] + radii[np.arange(rays), best + 1]) / 2
-        pts = np.column_stack([fit.x + r * cos, fit.y + r * sin])[strong]
+        strong = step[every, best] > 0.4 * median(top)
+        r = ((radii[every, best] + radii[every, best + 1]) / 2)[strong]
+        pts = np.column_stack([fit.x + r * cos[strong], fit.y + r * sin[strong]])
         if len(pts) < 20:
             return fit
         fit = _robust_fit(pts) or fit
@@ -235,10 +237,10 @@ def _robust_fit(pts: NDArray[np.float64]) -> Ellipse | None:
     for _ in range(2):
         (x, y), (a, b), angle = cv2.fitEllipse(pts.astype(np.float32))
         e = Ellipse(x, y, max(a, b), min(a, b), angle if a >= b else angle + 90)
-        d = np.hypot(pts[:, 0] - x, pts[:, 1] - y)
-        resid = np.abs(d - _radius(e, np.arctan2(pts[:, 1] - y, pts[:, 0] - x)))
+        dx, dy = pts[:, 0] - x, pts[:, 1] - y
+        resid = np.abs(np.hypot(dx, dy) - _radius(e, np.arctan2(dy, dx)))
         keep = resid < max(1.5, 2.5 * float(median(resid)))
-        if keep.sum() < 20:
+        if np.count_nonzero(keep) < 20:
             return None
         pts = pts[keep]
     (x, y), (a, b), angle = cv2.fitEllipse(pts.astype(np.float32))
@@ -358,7 +360,7 @@ def _circle(crop: Image, diameter: float, scale: int) -> Ellipse | None:
     # is not taken as the coin anyway (``analyse._near_middle``).
     h, w = crop.shape[:2]
     m = max(0, int(min(h, w) / 2 - 1.4 * diameter))
-    middle = grey(crop)[m : h - m, m : w - m]
+    middle = grey(crop[m : h - m, m : w - m])
     if scale > 1:
         middle = shrunk(middle, scale)
     g = cv2.GaussianBlur(middle, (0, 0), 1.5 / scale)
