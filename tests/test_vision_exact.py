@@ -315,3 +315,28 @@ def test_the_best_similarity_over_stacked_references_is_each_ones_bit_for_bit() 
         a = feature() if trial % 4 else refs[0]
         want = max(coinface.similarity(a, b) for b in refs)
         assert coinface.best_similarity(a, np.conj(np.stack(refs))) == want
+
+
+def test_the_kth_value_by_unit_buckets_is_the_partitions() -> None:
+    # Values with many ties (whole numbers, square roots of whole numbers),
+    # spread wide or packed into one bucket, float32 and float64, every k
+    # near the ends, the middle and a bucket's edges; and values the buckets
+    # do not take (negative, past 65,535, too few), which select as before.
+    rng = np.random.default_rng(27)
+    for trial in range(60):
+        n = int(rng.integers(2048, 30_000)) if trial % 6 else int(rng.integers(1, 2048))
+        kind = trial % 5
+        if kind == 0:
+            v = np.sqrt(rng.integers(0, 2_000_000, n).astype(np.float32))
+        elif kind == 1:
+            v = rng.integers(0, 40, n).astype(np.float64)
+        elif kind == 2:
+            v = rng.uniform(3.0, 3.999, n).astype(np.float32)
+        elif kind == 3:
+            v = rng.normal(0, 5, n)
+        else:
+            v = rng.gamma(2.0, 40_000, n)
+        ranks = {0, n - 1, n // 2, int(0.9 * (n - 1)), *(int(k) for k in rng.integers(0, n, 5))}
+        for k in ranks:
+            got, want = coinface.kth(v, k), np.partition(v, k)[k]
+            assert type(got) is type(want) and got == want, (trial, k)

@@ -152,7 +152,30 @@ def above(a: NDArray[Any], pct: float) -> NDArray[np.bool_]:
     here, the square root of an integer below 2**22.)"""
     values = a.ravel()
     k = int(pct / 100 * (values.size - 1))
-    return np.asarray(a > np.partition(values, k)[k])
+    return np.asarray(a > kth(values, k))
+
+
+def kth(values: NDArray[Any], k: int) -> Any:
+    """``np.partition(values, k)[k]`` (``values`` 1-D, no NaNs): for values
+    0-65,535 the unit bucket (the integer part) the k-th falls in is found by
+    counting, and only that bucket is selected from. A gradient magnitude
+    has a few hundred distinct values among 24,000 pixels, and selecting
+    among so many ties took ``np.partition`` about 190 us (the edge
+    contour's threshold); the count and a select of one bucket, about 60.
+    The buckets are in order (a value's integer part is its floor), so the
+    k-th is the (k - n)-th of its bucket, n the count below it.
+
+    >>> v = np.array([3.5, 0.2, 7.0, 3.1, 3.9, 0.0])
+    >>> [float(kth(v, k)) for k in range(6)] == sorted(v.tolist())
+    True
+    """
+    if values.size < 2048 or not 0 <= values.min() <= values.max() <= 65_535:
+        return np.partition(values, k)[k]
+    bucket = values.astype(np.int32)
+    counts = np.cumsum(np.bincount(bucket))
+    b = int(np.searchsorted(counts, k, side="right"))  # the first with more than k at or below
+    below = int(counts[b - 1]) if b else 0
+    return np.partition(values[bucket == b], k - below)[k - below]
 
 
 def median(a: NDArray[Any]) -> Any:
