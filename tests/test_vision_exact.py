@@ -340,3 +340,26 @@ def test_the_kth_value_by_unit_buckets_is_the_partitions() -> None:
         for k in ranks:
             got, want = coinface.kth(v, k), np.partition(v, k)[k]
             assert type(got) is type(want) and got == want, (trial, k)
+
+
+def test_the_crop_smoothed_where_the_rays_read_is_the_whole_smoothed_crop() -> None:
+    # One Soft per crop, read by fits in turn (growing what it has made):
+    # the same refinements and supports as the whole crop smoothed, for
+    # fits in the middle, at the edges and past them, large and small.
+    rng = np.random.default_rng(28)
+    for trial in range(30):
+        n, m = (int(v) for v in rng.integers(60, 320, 2))
+        crop = np.clip(rng.normal(120, 10, (n, m, 3)), 0, 255).astype(np.uint8)
+        centre = (float(rng.uniform(0.2, 0.8) * m), float(rng.uniform(0.2, 0.8) * n))
+        axes = (float(rng.uniform(20, 100)), float(rng.uniform(15, 100)))
+        cv2.ellipse(crop, (centre, axes, float(rng.uniform(0, 180))), (60, 150, 210), -1)
+        whole, lazy = soft(crop), coinface.Soft(crop)
+        for _ in range(4):
+            x, y = (float(v) for v in rng.uniform(-0.2, 1.2, 2) * (m, n))
+            if rng.random() < 0.5:
+                x, y = centre[0] + float(rng.normal(0, 5)), centre[1] + float(rng.normal(0, 5))
+            d = float(rng.uniform(20, 140))
+            guess = Ellipse(x, y, d, d * float(rng.uniform(0.5, 1)), float(rng.uniform(0, 180)))
+            fit = refine(lazy, guess)
+            assert fit == refine(whole, guess), (trial, guess)
+            assert _support(lazy, fit) == _support(whole, fit), (trial, fit)

@@ -205,6 +205,71 @@ def soft(crop: Image) -> NDArray[np.float32]:
     return np.asarray(cv2.GaussianBlur(grey(crop), (0, 0), 1.0), np.float32)
 
 
+class Soft:
+    """:func:`soft` of a crop, made only where the ray samplers read it (and
+    more as they read further): the rays of a leaning coin's two fits and
+    their support read about a quarter of its 307 px crop, and smoothing
+    the whole crop was 0.15 ms. The values made are :func:`soft`'s bit for
+    bit (OpenCV smooths 8-bit images in exact fixed point; a margin of the
+    kernel's reach round the part kept leaves out the part's own border).
+
+    >>> crop = np.zeros((200, 200, 3), np.uint8)
+    >>> _ = cv2.circle(crop, (100, 100), 40, (200, 200, 200), -1)
+    >>> part = Soft(crop).over(np.array([60.0, 140.0]), np.array([100.0, 100.0]))
+    >>> bool(np.array_equal(part[90:110, 50:150], soft(crop)[90:110, 50:150]))
+    True
+    """
+
+    GROW = 16
+    """Pixels made past what a read needs: the next fit's rays reach a little further."""
+
+    def __init__(self, crop: Image) -> None:
+        self.crop = crop
+        self.image = np.zeros(crop.shape[:2], np.float32)
+        self._made = (0, 0, 0, 0)  # x0, x1, y0, y1 (end exclusive): nothing yet
+
+    def over(self, xs: NDArray[Any], ys: NDArray[Any]) -> NDArray[np.float32]:
+        """The smoothed crop, made at least where bilinear samples at
+        (``xs``, ``ys``) read it (outside the crop: its edge, replicated)."""
+        h, w = self.crop.shape[:2]
+        if not (np.isfinite(xs).all() and np.isfinite(ys).all()):
+            return self._make(0, w, 0, h)
+        x0, x1 = _reach(float(xs.min()), float(xs.max()), w)
+        y0, y1 = _reach(float(ys.min()), float(ys.max()), h)
+        mx0, mx1, my0, my1 = self._made
+        if mx0 <= x0 and x1 <= mx1 and my0 <= y0 and y1 <= my1:
+            return self.image
+        if mx1 > mx0:  # one part, the union: what was made and what is needed
+            x0, x1, y0, y1 = min(x0, mx0), max(x1, mx1), min(y0, my0), max(y1, my1)
+        g = self.GROW
+        return self._make(max(0, x0 - g), min(w, x1 + g), max(0, y0 - g), min(h, y1 + g))
+
+    def _make(self, x0: int, x1: int, y0: int, y1: int) -> NDArray[np.float32]:
+        h, w = self.crop.shape[:2]
+        pad = 6  # the 8-bit kernel of sigma 1 reaches 3 px
+        X0, X1, Y0, Y1 = max(0, x0 - pad), min(w, x1 + pad), max(0, y0 - pad), min(h, y1 + pad)
+        part = soft(self.crop[Y0:Y1, X0:X1])
+        self.image[y0:y1, x0:x1] = part[y0 - Y0 : y1 - Y0, x0 - X0 : x1 - X0]
+        self._made = (x0, x1, y0, y1)
+        return self.image
+
+
+def _reach(lo: float, hi: float, size: int) -> tuple[int, int]:
+    """The pixels bilinear samples from ``lo`` to ``hi`` read on an axis
+    ``size`` long (clamped to it, as the border is replicated), as a
+    slice's ends, with a pixel to spare each side."""
+    start = min(max(math.floor(lo) - 1, 0), size - 1)
+    return start, max(min(math.floor(hi) + 3, size), start + 1)
+
+
+Smooth = NDArray[np.float32] | Soft
+"""What the ray samplers read: :func:`soft` of a crop, or a :class:`Soft` that makes it as read."""
+
+
+def _read(g: Smooth, xs: NDArray[np.float32], ys: NDArray[np.float32]) -> NDArray[np.float32]:
+    return g.over(xs, ys) if isinstance(g, Soft) else g
+
+
 SPANS = (np.linspace(0.7, 1.3, 37), np.linspace(0.88, 1.12, 31))
 """The radii :func:`refine` samples, as fractions of the fit's: its first round, then the rest."""
 
@@ -220,7 +285,7 @@ def _rays(n: int) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.
     return angles, cos, sin
 
 
-def refine(g: NDArray[np.float32], guess: Ellipse, rays: int = 120, rounds: int = 2) -> Ellipse:
+def refine(g: Smooth, guess: Ellipse, rays: int = 120, rounds: int = 2) -> Ellipse:
     """The outline again, from the outermost strong edge on rays from the
     guessed centre across the guessed outline (sharper than a dilated
     contour); ``g`` is the crop as :func:`soft` gives it."""
@@ -234,10 +299,11 @@ def refine(g: NDArray[np.float32], guess: Ellipse, rays: int = 120, rounds: int 
         radii = np.outer(r0, SPANS[min(k, 1)])
         xs = fit.x + cos[:, None] * radii
         ys = fit.y + sin[:, None] * radii
+        x32, y32 = xs.astype(np.float32), ys.astype(np.float32)
         samples = cv2.remap(
-            g,
-            xs.astype(np.float32),
-            ys.astype(np.float32),
+            _read(g, x32, y32),
+            x32,
+            y32,
             cv2.INTER_LINEAR,
             borderMode=cv2.BORDER_REPLICATE,  # no step at the crop's edge (a reference crop)
         )
@@ -363,15 +429,18 @@ def similarity(a: Feature, b: Feature) -> float:
     return float(corr.max())
 
 
-def _support(g: NDArray[np.float32], e: Ellipse, n: int = 90) -> float:
+def _support(g: Smooth, e: Ellipse, n: int = 90) -> float:
     """How strongly the image steps across the outline (median grey-level step)."""
     angles, cos, sin = _rays(n)
     r = _radius(e, angles)
     inner, outer = np.maximum(r - 2.5, 0.5), r + 2.5
     xi, yi = e.x + cos * inner, e.y + sin * inner
     xo, yo = e.x + cos * outer, e.y + sin * outer
-    a = cv2.remap(g, xi.astype(np.float32)[None], yi.astype(np.float32)[None], cv2.INTER_LINEAR)
-    b = cv2.remap(g, xo.astype(np.float32)[None], yo.astype(np.float32)[None], cv2.INTER_LINEAR)
+    xi32, yi32 = xi.astype(np.float32)[None], yi.astype(np.float32)[None]
+    xo32, yo32 = xo.astype(np.float32)[None], yo.astype(np.float32)[None]
+    _read(g, xo32, yo32)  # (the outer samples: the inner lie within their reach)
+    a = cv2.remap(_read(g, xi32, yi32), xi32, yi32, cv2.INTER_LINEAR)
+    b = cv2.remap(_read(g, xo32, yo32), xo32, yo32, cv2.INTER_LINEAR)
     return float(median(np.abs(a - b)))
 
 
@@ -428,16 +497,16 @@ class Outlines:
 
     def __init__(self, crop: Image, diameter: float) -> None:
         self.crop, self.diameter = crop, diameter
-        self._g: NDArray[np.float32] | None = None
+        self._g: Soft | None = None
         self._contour: tuple[Ellipse, Ellipse] | None = None
         self._contour_done = False
         self._support: dict[Ellipse, float] = {}
 
     @property
-    def g(self) -> NDArray[np.float32]:
-        """The crop as :func:`soft` gives it."""
+    def g(self) -> Soft:
+        """The crop as :func:`soft` gives it, made where it is read."""
         if self._g is None:
-            self._g = soft(self.crop)
+            self._g = Soft(self.crop)
         return self._g
 
     def contour(self) -> tuple[Ellipse, Ellipse] | None:
