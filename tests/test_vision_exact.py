@@ -134,8 +134,25 @@ def _refine_as_before(g: np.ndarray, guess: Ellipse, rays: int = 120, rounds: in
         pts = np.column_stack([fit.x + r * np.cos(angles), fit.y + r * np.sin(angles)])[strong]
         if len(pts) < 20:
             return fit
-        fit = coinface._robust_fit(pts) or fit
+        fit = _robust_fit_as_before(pts) or fit
     return fit
+
+
+def _robust_fit_as_before(pts: np.ndarray) -> Ellipse | None:
+    """``_robust_fit`` as it was: three fits, whether the first two dropped points or not."""
+    for _ in range(2):
+        (x, y), (a, b), angle = cv2.fitEllipse(pts.astype(np.float32))
+        e = Ellipse(x, y, max(a, b), min(a, b), angle if a >= b else angle + 90)
+        d = np.hypot(pts[:, 0] - x, pts[:, 1] - y)
+        resid = np.abs(d - _radius(e, np.arctan2(pts[:, 1] - y, pts[:, 0] - x)))
+        keep = resid < max(1.5, 2.5 * float(np.median(resid)))
+        if keep.sum() < 20:
+            return None
+        pts = pts[keep]
+    (x, y), (a, b), angle = cv2.fitEllipse(pts.astype(np.float32))
+    if not np.isfinite([x, y, a, b, angle]).all():
+        return None
+    return Ellipse(x, y, max(a, b), min(a, b), angle if a >= b else angle + 90)
 
 
 def _support_as_before(g: np.ndarray, e: Ellipse, n: int = 90) -> float:

@@ -232,10 +232,11 @@ class Soft:
         """The smoothed crop, made at least where bilinear samples at
         (``xs``, ``ys``) read it (outside the crop: its edge, replicated)."""
         h, w = self.crop.shape[:2]
-        if not (np.isfinite(xs).all() and np.isfinite(ys).all()):
+        bounds = (float(xs.min()), float(xs.max()), float(ys.min()), float(ys.max()))
+        if not all(map(math.isfinite, bounds)):  # (a NaN is its array's min and max)
             return self._make(0, w, 0, h)
-        x0, x1 = _reach(float(xs.min()), float(xs.max()), w)
-        y0, y1 = _reach(float(ys.min()), float(ys.max()), h)
+        x0, x1 = _reach(bounds[0], bounds[1], w)
+        y0, y1 = _reach(bounds[2], bounds[3], h)
         mx0, mx1, my0, my1 = self._made
         if mx0 <= x0 and x1 <= mx1 and my0 <= y0 and y1 <= my1:
             return self.image
@@ -323,16 +324,24 @@ def refine(g: Smooth, guess: Ellipse, rays: int = 120, rounds: int = 2) -> Ellip
 
 
 def _robust_fit(pts: NDArray[np.float64]) -> Ellipse | None:
+    """An ellipse through ``pts``, fitted three times, the points far off
+    each fit dropped before the next. When a fit drops none, the fits after
+    it are of the same points and give the same ellipse: it is not fitted
+    again (a third of the fits a leaning coin's rays made, ~20 us each)."""
     for _ in range(2):
         (x, y), (a, b), angle = cv2.fitEllipse(pts.astype(np.float32))
         e = Ellipse(x, y, max(a, b), min(a, b), angle if a >= b else angle + 90)
         dx, dy = pts[:, 0] - x, pts[:, 1] - y
         resid = np.abs(np.hypot(dx, dy) - _radius(e, np.arctan2(dy, dx)))
         keep = resid < max(1.5, 2.5 * float(median(resid)))
-        if np.count_nonzero(keep) < 20:
+        kept = np.count_nonzero(keep)
+        if kept < 20:
             return None
+        if kept == len(pts):
+            break
         pts = pts[keep]
-    (x, y), (a, b), angle = cv2.fitEllipse(pts.astype(np.float32))
+    else:
+        (x, y), (a, b), angle = cv2.fitEllipse(pts.astype(np.float32))
     if not np.isfinite([x, y, a, b, angle]).all():
         return None  # collinear points
     return Ellipse(x, y, max(a, b), min(a, b), angle if a >= b else angle + 90)
@@ -438,9 +447,9 @@ def _support(g: Smooth, e: Ellipse, n: int = 90) -> float:
     xo, yo = e.x + cos * outer, e.y + sin * outer
     xi32, yi32 = xi.astype(np.float32)[None], yi.astype(np.float32)[None]
     xo32, yo32 = xo.astype(np.float32)[None], yo.astype(np.float32)[None]
-    _read(g, xo32, yo32)  # (the outer samples: the inner lie within their reach)
-    a = cv2.remap(_read(g, xi32, yi32), xi32, yi32, cv2.INTER_LINEAR)
+    # (The outer samples first: the inner lie within their reach.)
     b = cv2.remap(_read(g, xo32, yo32), xo32, yo32, cv2.INTER_LINEAR)
+    a = cv2.remap(_read(g, xi32, yi32), xi32, yi32, cv2.INTER_LINEAR)
     return float(median(np.abs(a - b)))
 
 
