@@ -23,6 +23,7 @@ from vision.coinface import (  # noqa: E402
     refine,
     soft,
 )
+from vision.locate import components  # noqa: E402
 
 
 def test_the_evidence_png_is_stored_with_the_crops_exact_pixels() -> None:
@@ -133,8 +134,25 @@ def _refine_as_before(g: np.ndarray, guess: Ellipse, rays: int = 120, rounds: in
         pts = np.column_stack([fit.x + r * np.cos(angles), fit.y + r * np.sin(angles)])[strong]
         if len(pts) < 20:
             return fit
-        fit = coinface._robust_fit(pts) or fit
+        fit = _robust_fit_as_before(pts) or fit
     return fit
+
+
+def _robust_fit_as_before(pts: np.ndarray) -> Ellipse | None:
+    """``_robust_fit`` as it was: three fits, whether the first two dropped points or not."""
+    for _ in range(2):
+        (x, y), (a, b), angle = cv2.fitEllipse(pts.astype(np.float32))
+        e = Ellipse(x, y, max(a, b), min(a, b), angle if a >= b else angle + 90)
+        d = np.hypot(pts[:, 0] - x, pts[:, 1] - y)
+        resid = np.abs(d - _radius(e, np.arctan2(pts[:, 1] - y, pts[:, 0] - x)))
+        keep = resid < max(1.5, 2.5 * float(np.median(resid)))
+        if keep.sum() < 20:
+            return None
+        pts = pts[keep]
+    (x, y), (a, b), angle = cv2.fitEllipse(pts.astype(np.float32))
+    if not np.isfinite([x, y, a, b, angle]).all():
+        return None
+    return Ellipse(x, y, max(a, b), min(a, b), angle if a >= b else angle + 90)
 
 
 def _support_as_before(g: np.ndarray, e: Ellipse, n: int = 90) -> float:
@@ -225,3 +243,140 @@ def test_above_the_percentile_is_numpys_bit_for_bit() -> None:
         for pct in (90.0, 80.0, 95.0):
             want = values > np.percentile(values, pct)
             assert np.array_equal(coinface.above(values, pct), want)
+
+
+def _face_feature_as_before(crop: np.ndarray, outline: Ellipse) -> np.ndarray:
+    """``face_feature`` as it was: the gradient of the whole crop."""
+    g = cv2.GaussianBlur(
+        cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), (0, 0), max(0.8, outline.major / 120)
+    ).astype(np.float32)
+    polar = cv2.warpPolar(
+        coinface.gradient(g),
+        (coinface.POLAR_RADII, coinface.POLAR_ANGLES),
+        (outline.x, outline.y),
+        0.9 * outline.major / 2,
+        cv2.INTER_LINEAR + cv2.WARP_POLAR_LINEAR + cv2.WARP_FILL_OUTLIERS,
+    )
+    p = np.asarray(polar, np.float64)[:, int(coinface.INNER * coinface.POLAR_RADII) :]
+    p = np.log1p(np.clip(np.nan_to_num(p), 0, None))
+    p -= p.mean(axis=0)
+    norm = float(np.linalg.norm(p))
+    return np.asarray(np.fft.fft(p / norm if norm > 0 else p, axis=0), np.complex128)
+
+
+def test_the_face_is_read_from_its_discs_gradient_alone_bit_for_bit() -> None:
+    # Only the face's disc (and a margin) is smoothed and differentiated:
+    # the same feature as from the whole crop's gradient, wherever the
+    # outline lies (the middle, a corner, past the crop's edge, off it),
+    # however large (a larger coin is smoothed more), at any sub-pixel place.
+    rng = np.random.default_rng(23)
+    for trial in range(150):
+        n, m = (int(v) for v in rng.integers(60, 320, 2))
+        crop = cv2.GaussianBlur(rng.integers(0, 256, (n, m, 3), dtype=np.uint8), (0, 0), 1.0)
+        d = float(rng.uniform(30, 260))
+        x, y = (float(v) for v in rng.uniform(-0.3, 1.3, 2) * (m, n))
+        if trial % 3 == 0:
+            x, y = (float(v) for v in rng.uniform(0.3, 0.7, 2) * (m, n))
+        e = Ellipse(x, y, d, d * float(rng.uniform(0.5, 1)), float(rng.uniform(0, 180)))
+        got = coinface.face_feature(crop, e)
+        assert got.tobytes() == _face_feature_as_before(crop, e).tobytes(), (trial, e)
+
+
+def test_components_with_16_bit_labels_are_the_32_bit_ones() -> None:
+    # Random masks, some closed into blobs, some a speckle of thousands of
+    # components; and one with more components than 16 bits can label.
+    rng = np.random.default_rng(24)
+    for trial in range(200):
+        n, m = (int(v) for v in rng.integers(2, 330, 2))
+        mask = (rng.random((n, m)) < rng.uniform(0.01, 0.9)).astype(np.uint8)
+        if trial % 2:
+            mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+        want = cv2.connectedComponentsWithStats(mask)
+        got = components(mask)
+        assert got[0] == want[0]
+        assert np.array_equal(got[1], want[1]) and np.array_equal(got[2], want[2])
+        assert got[3].tobytes() == want[3].tobytes()
+    speckle = np.zeros((600, 600), np.uint8)
+    speckle[::2, ::2] = 1
+    count, labels, _, _ = components(speckle)
+    assert count == 300 * 300 + 1 and labels[598, 598] == count - 1
+
+
+def test_the_log_ratios_median_by_ranks_is_the_float_planes_bit_for_bit() -> None:
+    # Odd and even counts, planes sampled (>= SAMPLE_FROM) or whole, few
+    # distinct values (ties) or many, and a plane all one value.
+    rng = np.random.default_rng(25)
+    for trial in range(120):
+        n, m = (int(v) for v in rng.integers(1, 220, 2))
+        spread = int(rng.choice([1, 4, 60, 256]))
+        a = rng.integers(0, spread, (n, m), dtype=np.uint8)
+        b = rng.integers(0, spread, (n, m), dtype=np.uint8) + np.uint8(trial % 7)
+        plane = np.asarray(cv2.LUT(a, LOG8), np.float32) - cv2.LUT(b, LOG8)
+        got = coinface._ratio_median(a, b)
+        want = coinface._median(plane)
+        assert type(got) is type(want) and got.tobytes() == want.tobytes(), trial
+
+
+def test_the_best_similarity_over_stacked_references_is_each_ones_bit_for_bit() -> None:
+    # Faces read from random crops against 1-9 references at once: the
+    # same best score as one reference at a time.
+    rng = np.random.default_rng(26)
+
+    def feature() -> np.ndarray:
+        crop = cv2.GaussianBlur(rng.integers(0, 256, (116, 116, 3), dtype=np.uint8), (0, 0), 1.2)
+        d = float(rng.uniform(80, 100))
+        return coinface.face_feature(crop, Ellipse(58.0, 58.0, d, d * 0.97, 10.0))
+
+    for trial in range(40):
+        refs = [feature() for _ in range(int(rng.integers(1, 10)))]
+        a = feature() if trial % 4 else refs[0]
+        want = max(coinface.similarity(a, b) for b in refs)
+        assert coinface.best_similarity(a, np.conj(np.stack(refs))) == want
+
+
+def test_the_kth_value_by_unit_buckets_is_the_partitions() -> None:
+    # Values with many ties (whole numbers, square roots of whole numbers),
+    # spread wide or packed into one bucket, float32 and float64, every k
+    # near the ends, the middle and a bucket's edges; and values the buckets
+    # do not take (negative, past 65,535, too few), which select as before.
+    rng = np.random.default_rng(27)
+    for trial in range(60):
+        n = int(rng.integers(2048, 30_000)) if trial % 6 else int(rng.integers(1, 2048))
+        kind = trial % 5
+        if kind == 0:
+            v = np.sqrt(rng.integers(0, 2_000_000, n).astype(np.float32))
+        elif kind == 1:
+            v = rng.integers(0, 40, n).astype(np.float64)
+        elif kind == 2:
+            v = rng.uniform(3.0, 3.999, n).astype(np.float32)
+        elif kind == 3:
+            v = rng.normal(0, 5, n)
+        else:
+            v = rng.gamma(2.0, 40_000, n)
+        ranks = {0, n - 1, n // 2, int(0.9 * (n - 1)), *(int(k) for k in rng.integers(0, n, 5))}
+        for k in ranks:
+            got, want = coinface.kth(v, k), np.partition(v, k)[k]
+            assert type(got) is type(want) and got == want, (trial, k)
+
+
+def test_the_crop_smoothed_where_the_rays_read_is_the_whole_smoothed_crop() -> None:
+    # One Soft per crop, read by fits in turn (growing what it has made):
+    # the same refinements and supports as the whole crop smoothed, for
+    # fits in the middle, at the edges and past them, large and small.
+    rng = np.random.default_rng(28)
+    for trial in range(30):
+        n, m = (int(v) for v in rng.integers(60, 320, 2))
+        crop = np.clip(rng.normal(120, 10, (n, m, 3)), 0, 255).astype(np.uint8)
+        centre = (float(rng.uniform(0.2, 0.8) * m), float(rng.uniform(0.2, 0.8) * n))
+        axes = (float(rng.uniform(20, 100)), float(rng.uniform(15, 100)))
+        cv2.ellipse(crop, (centre, axes, float(rng.uniform(0, 180))), (60, 150, 210), -1)
+        whole, lazy = soft(crop), coinface.Soft(crop)
+        for _ in range(4):
+            x, y = (float(v) for v in rng.uniform(-0.2, 1.2, 2) * (m, n))
+            if rng.random() < 0.5:
+                x, y = centre[0] + float(rng.normal(0, 5)), centre[1] + float(rng.normal(0, 5))
+            d = float(rng.uniform(20, 140))
+            guess = Ellipse(x, y, d, d * float(rng.uniform(0.5, 1)), float(rng.uniform(0, 180)))
+            fit = refine(lazy, guess)
+            assert fit == refine(whole, guess), (trial, guess)
+            assert _support(lazy, fit) == _support(whole, fit), (trial, fit)

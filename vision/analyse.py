@@ -28,11 +28,11 @@ from vision.coinface import (
     CLEAN,
     Ellipse,
     Outlines,
+    best_similarity,
     face_feature,
     find_outline,
     segment_outline,
     shrunk,
-    similarity,
 )
 from vision.floor import scaled, translate
 from vision.locate import Candidate, find_changed, find_circles, find_slivers
@@ -386,8 +386,8 @@ class Analyser:
             return CoinFace.INDETERMINATE, 0.0, {}
         feature = face_feature(crop, outline)
         scores = {
-            face: max(similarity(feature, ref) for ref in refs)
-            for face, refs in self.references.features().items()
+            face: best_similarity(feature, refs)
+            for face, refs in self.references.conjugates().items()
         }
         heads, tails = scores.get("heads", -1.0), scores.get("tails", -1.0)
         best = CoinFace.HEADS if heads >= tails else CoinFace.TAILS

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from vision.coinface import Ellipse, Feature, face_feature, find_outline
 from vision.model import Image, VisionError
@@ -33,6 +34,7 @@ class References:
 
     crops: dict[str, list[Image]]
     _features: dict[str, list[Feature]] | None = field(default=None, repr=False)
+    _conjugates: dict[str, NDArray[np.complex128]] | None = field(default=None, repr=False)
 
     def features(self) -> dict[str, list[Feature]]:
         """The signatures of every reference, by face."""
@@ -42,6 +44,15 @@ class References:
                 for face, crops in self.crops.items()
             }
         return self._features
+
+    def conjugates(self) -> dict[str, NDArray[np.complex128]]:
+        """By face, the references' signatures stacked and conjugated, as
+        :func:`vision.coinface.best_similarity` takes them (made once)."""
+        if self._conjugates is None:
+            self._conjugates = {
+                face: np.conj(np.stack(features)) for face, features in self.features().items()
+            }
+        return self._conjugates
 
     @classmethod
     def load(cls, folder: Path) -> References:

@@ -30,6 +30,7 @@ import cv2
 import numpy as np
 
 from vision.coinface import LOG8, Ellipse, coin_mask
+from vision.locate import components
 from vision.model import Image
 
 SUPPORT = 0.7
@@ -65,7 +66,7 @@ def edge_silhouette(crop: Image, floor: Image, diameter: float) -> Ellipse | Non
     both = (new | changed).astype(np.uint8)
     # Join a coin's edges (its rim, its relief) into one blob.
     joined = cv2.dilate(both, np.ones((5, 5), np.uint8))
-    count, labels, stats, centres = cv2.connectedComponentsWithStats(joined)
+    count, labels, stats, centres = components(joined)
     h, w = both.shape
     best: tuple[float, int] | None = None
     for i in range(1, count):
