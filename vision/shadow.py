@@ -61,14 +61,19 @@ def far_shadow(crop: Image, floor: Image, outline: Ellipse, ppm: float, step: in
     h, w = floor.shape[:2]
     small = small[:h, :w]
     ratio = np.asarray(cv2.LUT(small, LOG8), np.float32) - cv2.LUT(floor, LOG8)
-    b = np.asarray(ratio.mean(axis=2), np.float32)
+    # The channels' mean (a 1x3 transform: NumPy's mean over interleaved
+    # channels took 0.4 ms).
+    b = np.asarray(cv2.transform(ratio, np.full((1, 3), 1 / 3, np.float32)), np.float32)
     # Positions in the half-resolution view (a block's centre is (STEP - 1) / 2 in).
     k = float(step)
     cx, cy = (outline.x - (k - 1) / 2) / k, (outline.y - (k - 1) / 2) / k
     a, c = outline.major / 2 / k, outline.minor / 2 / k
     pm = ppm / k  # half-resolution pixels a millimetre
-    gy, gx = np.mgrid[0:h, 0:w]
-    far = np.hypot(gx - cx, gy - cy) > a + (OUT_MM + 1) * pm
+    # Beyond a circle drawn (a distance per pixel by NumPy took 0.6 ms).
+    far = np.ones((h, w), np.uint8)
+    centre, radius = (round(cx * 16), round(cy * 16)), round((a + (OUT_MM + 1) * pm) * 16)
+    cv2.circle(far, centre, radius, 0, -1, cv2.LINE_8, 4)
+    far = far.astype(bool)
     if int(far.sum()) < 100:
         return 0.0
     b -= np.float32(median(b[far]))
