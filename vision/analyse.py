@@ -95,7 +95,7 @@ class Settings:
     shadow 30 % deep (0.36) reaching 2 mm farther. On the tuning rigs
     (50000-50019, 80000-80019: 2,321 flat coins with a face read) a flat
     coin's measured at most 0.57; 3 of the 11 cleets called a face there
-    measured more (0.84-3.9)."""
+    measured more (0.83-3.5)."""
     crop_px: int = 96
     extent: float = 1.6
     """The crop reaches this many diameters from the located centre."""
