@@ -343,3 +343,61 @@ def test_a_leaning_coin_with_a_ghost_round_edge_is_ruled_leaning_by_its_face() -
     obs = _registered_landing(50003, land, 10)
     assert any("leaning, no face reads" in r for r in obs.reasons), obs.reasons
     assert obs.posture is Posture.LEANING and obs.verdict == "edge", obs.reasons
+
+
+@pytest.mark.parametrize(
+    ("rig_seed", "land", "shots"),
+    [
+        # Rig 50007 (tuning), landing 95: leaning 33 degrees almost straight
+        # towards the camera, which sees it 14 degrees off vertical. On the
+        # floor plane it looks round (0.98) and its face reads: main called
+        # it heads. Its high edge, 13 mm up, throws a shadow well beyond
+        # where a flat coin's can reach.
+        (
+            50007,
+            Landing(334.3, 229.2, "heads", rotation_deg=244.9, tilt_deg=32.9, tilt_dir_deg=111.7),
+            20,
+        ),
+        # Rig 50019 (tuning), landing 59: leaning 74 degrees by the corner
+        # of the square, the camera 31 degrees off vertical: main called it
+        # tails (with these shots; with others its outline is oval enough).
+        (
+            50019,
+            Landing(1485.3, 13.9, "heads", rotation_deg=82.2, tilt_deg=73.6, tilt_dir_deg=279.8),
+            21,
+        ),
+    ],
+)
+def test_a_round_looking_leaning_coin_is_ruled_leaning_by_its_shadow(
+    rig_seed: int, land: Landing, shots: int
+) -> None:
+    obs = _registered_landing(rig_seed, land, shots)
+    assert any("shadow beyond a flat coin's" in r for r in obs.reasons), obs.reasons
+    assert obs.posture is Posture.LEANING and obs.verdict == "edge", obs.reasons
+
+
+def test_a_shadow_is_counted_only_beyond_where_a_flat_coins_can_reach() -> None:
+    from vision.shadow import BEYOND_MM, far_shadow
+
+    s = Settings()
+    ppm = s.crop_px / s.coin_diameter_mm
+    rng = np.random.default_rng(11)
+    grain = cv2.GaussianBlur(rng.normal(0, 6, (300, 300)).astype(np.float32), (0, 0), 3)
+    floor = np.asarray(np.clip(np.dstack([140 + grain] * 3), 0, 255), np.uint8)
+    coin = Ellipse(150.0, 150.0, 96.0, 96.0, 0.0)
+
+    def with_shadow(reach_mm: float) -> np.ndarray:
+        """A flat gold coin and a shadow 30 % deep reaching ``reach_mm``
+        beyond its edge, offset down and right (light from the upper left)."""
+        crop = floor.copy()
+        shade = np.zeros(crop.shape[:2], np.float32)
+        centre = (150 + reach_mm * ppm / 2, 150 + reach_mm * ppm / 2)
+        radius = 48 + reach_mm * ppm / 2
+        cv2.circle(shade, (round(centre[0]), round(centre[1])), round(radius), 1.0, -1)
+        crop = np.asarray(crop * (1 - 0.3 * shade[..., None]), np.uint8)
+        cv2.circle(crop, (150, 150), 48, (150, 190, 205), -1)
+        return crop
+
+    half = floor[::2, ::2]  # (the empty floor at half resolution)
+    assert far_shadow(with_shadow(0.8 * BEYOND_MM), half, coin, ppm) < 0.2 * s.far_shadow
+    assert far_shadow(with_shadow(BEYOND_MM + 6.0), half, coin, ppm) > s.far_shadow
