@@ -366,3 +366,22 @@ FAINT_RINGS = (
 def test_a_faint_ring_under_a_third_wink_is_a_wink(rig_seed: int, scene: MatScene) -> None:
     truth = {(w.id, b) for w in scene.field() for b in scene.on(w)}
     assert _isolated(scene, rig_seed) == truth
+
+
+# Tuning seed 32210: b4 nearly concentric on b1 (2.8 mm off), reaching 0.4 mm
+# past its rim, b1 on g2. b1's outline stays within the still's loose fit
+# (RMS 0.24 mm) and was not searched for a ring; the ring scores 9.
+CLEAN_OUTLINE = MatScene((
+    TrueWink("g2", -302.44, -150.89), TrueWink("b1", -310.07, -163.98, 1),
+    TrueWink("b4", -308.15, -166.82, 2),
+))  # fmt: skip
+
+
+def test_a_ring_is_looked_for_on_a_large_wink_with_a_clean_outline() -> None:
+    rig = MatRig.make(seed=32210)
+    still = lambda box: render(rig.still(box), CLEAN_OUTLINE, seed=132210)  # noqa: E731
+    obs = analyse(render(rig, CLEAN_OUTLINE, seed=32210), still=still)
+    m = match(obs, CLEAN_OUTLINE)
+    assert len(obs.winks) == 3 and sorted(t.id for t in m.values()) == ["b1", "b4", "g2"]
+    seen = {(m[w.index].id, m[b].id) for w in obs.winks for b in w.on}
+    assert seen == {("b1", "g2"), ("b4", "b1"), ("b4", "g2")}
