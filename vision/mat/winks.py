@@ -276,22 +276,31 @@ def _beyond(cal: MatCalibration, es: EdgeSet, fits: list[Fit]) -> list[Fit]:
     return out
 
 
+RINGED_RMS_MM = 0.2
+"""A large wink seen whole is searched for a small one's ring only if its
+outline fits its edge points worse than this (RMS): 518 of 585 whole 22 mm
+outlines in the still crops of seeds 34000-34599 fit better (none with a
+small wink on them), and searching them all cost 2 ms a frame."""
+
+
 def _ringed(cal: MatCalibration, grey: NDArray[np.uint8],
             fits: list[Fit]) -> list[tuple[Fit, int]]:  # fmt: skip
     """Small winks found by their dark edge on a large wink of their
     colour that no small wink of its colour lies on yet
     (:mod:`vision.mat.rings`), each with the index of the wink it lies on.
 
-    Large winks whose outline is a clean circle are looked at too (before
-    session 8 they were not): a small wink reaching a fraction of a
-    millimetre past the rim leaves it within :attr:`Picture.loose_mm` (tuning seed
-    32210: RMS 0.242 mm, its ring scoring 9.4), and on clean outlines with
+    Large winks whose outline is a clean circle are looked at too if it
+    is not very clean (RMS over :data:`RINGED_RMS_MM`; before session 8 they
+    were not looked at): a small wink reaching a fraction of a millimetre
+    past the rim leaves the outline within :attr:`Picture.loose_mm` (tuning
+    seed 32210: RMS 0.242 mm, its ring scoring 9.4); on clean outlines with
     no wink on them rings scored 4.7 at most (585 fits, seeds 34000-34599)."""
     out = []
     for i, f in enumerate(fits):
         a = f.circle()
         small = [g for g in fits if g.colour is f.colour and g.size == 16]
-        if f.size != 22 or any(relations.overlap(g.circle(), a) > 0 for g in small):
+        if (f.size != 22 or (f.whole and f.rms <= RINGED_RMS_MM)
+                or any(relations.overlap(g.circle(), a) > 0 for g in small)):  # fmt: skip
             continue
         others = [g.circle() for g in fits if g is not f and relations.overlap(g.circle(), a) > 0]
         got = rings.find(grey, cal, a, others)
