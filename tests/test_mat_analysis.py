@@ -10,7 +10,7 @@ from vision.mat.analyse import MatAnalyser, analyse
 from vision.mat.camera import MatCalibration, calibrate_mat
 from vision.mat.closer import Still, groups
 from vision.mat.layout import MatLayout
-from vision.mat.render import MatRig, render
+from vision.mat.render import MatRig, render, sensor_noise
 from vision.mat.synth.compare import Tally, match, percentile, tally
 from vision.mat.synth.scene import MatScene, TrueWink, random_scene
 from vision.mat.winks import Fit
@@ -88,6 +88,29 @@ def test_a_still_crop_is_the_same_camera_scaled() -> None:
     mm = np.array([[30.0, -40.0]])
     u = video.to_pixels(mm, 1.5)[0]
     assert np.allclose(cal.to_pixels(mm, 1.5)[0], 3.6 * (u + 0.5) - 0.5 - box[:2])
+
+
+def test_overlapping_still_crops_agree_on_their_shared_pixels() -> None:
+    # the sensor's noise belongs to its pixels, not to the box read, so a
+    # crop moved by a pixel keeps its noise (else borderline fits flip)
+    rig = MatRig.make(seed=11)
+    scene = random_scene(np.random.default_rng(11))
+    a = render(rig.still((1800, 900, 300, 240)), scene, seed=5).image.astype(int)
+    b = render(rig.still((1937, 1001, 300, 240)), scene, seed=5).image.astype(int)
+    m = 12  # clear of each crop's own border, where the blur differs
+    diff = np.abs(a[101 + m : 240 - m, 137 + m : 300 - m] - b[m : 139 - m, m : 163 - m])
+    assert rig.noise > 2 and diff.max() <= 1 and diff.mean() < 0.1
+    c = render(rig.still((1937, 1001, 300, 240)), scene, seed=6).image.astype(int)
+    assert np.abs(c - b).mean() > 1  # another frame's seed: other noise
+
+
+def test_sensor_noise_is_keyed_by_pixel_scale_and_seed() -> None:
+    a = sensor_noise(3, 3.6, (-70, -5, 200, 100))  # a crop may start off the sensor
+    assert a.shape == (100, 200, 3) and a.dtype == np.float32
+    assert np.array_equal(a[25:, 80:], sensor_noise(3, 3.6, (10, 20, 120, 75)))
+    assert abs(float(a.std()) - 1) < 0.05
+    assert not np.array_equal(a, sensor_noise(4, 3.6, (-70, -5, 200, 100)))
+    assert not np.array_equal(a, sensor_noise(3, 1.0, (-70, -5, 200, 100)))
 
 
 def test_only_piles_and_partly_seen_winks_get_a_closer_look() -> None:
