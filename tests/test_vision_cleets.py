@@ -13,7 +13,7 @@ from bench.vision import face_call  # noqa: E402
 from controller.games.heads_and_tails.events import Face  # noqa: E402
 from vision.analyse import Analyser, Settings, choose_outline  # noqa: E402
 from vision.calibration import calibrate  # noqa: E402
-from vision.coinface import Ellipse, segment_outline  # noqa: E402
+from vision.coinface import Ellipse, segment_outline, shrunk  # noqa: E402
 from vision.locate import Candidate, find_changed, find_slivers  # noqa: E402
 from vision.model import CoinFace, Frame, Observation, Posture  # noqa: E402
 from vision.silhouette import edge_silhouette  # noqa: E402
@@ -399,5 +399,6 @@ def test_a_shadow_is_counted_only_beyond_where_a_flat_coins_can_reach() -> None:
         return crop
 
     half = floor[::2, ::2]  # (the empty floor at half resolution)
-    assert far_shadow(with_shadow(0.8 * BEYOND_MM), half, coin, ppm) < 0.2 * s.far_shadow
-    assert far_shadow(with_shadow(BEYOND_MM + 6.0), half, coin, ppm) > s.far_shadow
+    near, far = (shrunk(with_shadow(r), 2) for r in (0.8 * BEYOND_MM, BEYOND_MM + 6.0))
+    assert far_shadow(near, half, coin, ppm) < 0.2 * s.far_shadow
+    assert far_shadow(far, half, coin, ppm) > s.far_shadow

@@ -17,6 +17,7 @@ resolution, judged on a rectified crop of the full-resolution still.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field, replace
 
@@ -213,6 +214,7 @@ class Analyser:
         half = s.extent * d_mm
         crop = self.crop(still, x, y, half)
         outlines = Outlines(crop, s.crop_px)  # (the second look reuses the first's work)
+        halves = _Halves(self, crop, empty_still, x, y, half)
         outline = _near_middle(outlines.find(coarse=True), crop, s.crop_px)
         if outline is None:  # nothing at half resolution: look closer before giving up
             # (An outline found but not round is not searched again at full
@@ -227,7 +229,7 @@ class Analyser:
             and self._covers(empty_still, x, y, half)  # (a windowed still may not)
         ):
             # Not a clean circle: the silhouette against the empty floor's still.
-            found = self._silhouette(crop, empty_still, x, y, half)
+            found = self._silhouette(halves)
             if found is None and outline is None:
                 # Neither an edge nor a filled silhouette: a grey coin on the
                 # white line, as dark as a shadow; its new edges outline it
@@ -281,8 +283,7 @@ class Analyser:
             and self._covers(empty_still, x, y, half)
         ):
             # A coin tilted towards the camera looks round; its shadow does not.
-            floor = self._empty(empty_still, x, y, half)
-            reach = far_shadow(crop, floor, outline, ppm, STILL_STEP)
+            reach = far_shadow(halves.crop, halves.empty, outline, ppm, STILL_STEP)
             if reach > s.far_shadow:
                 posture = Posture.LEANING
                 note = f"round, but shadow beyond a flat coin's ({reach:.2f}): leaning"
@@ -344,32 +345,17 @@ class Analyser:
         k = (height - up) / height
         return nx + (x - nx) * k, ny + (y - ny) * k
 
-    def _silhouette(
-        self, crop: Image, empty_still: Frame, x: float, y: float, half: float
-    ) -> Ellipse | None:
+    def _silhouette(self, halves: _Halves) -> Ellipse | None:
         """The coin's silhouette against the empty still, at 1 / ``STILL_STEP``
-        of the crop's resolution: the crop averaged over blocks of
-        ``STILL_STEP`` pixels (by an exact factor: OpenCV's area resize by a
-        factor like 307 / 154 took 0.5 ms, by 2 a tenth of it), the empty
-        still sampled at those blocks' centres; the outline in crop pixels."""
-        k = STILL_STEP
-        floor = self._empty(empty_still, x, y, half)
+        of the crop's resolution (:class:`_Halves`); the outline in crop pixels."""
         found = segment_outline(
-            shrunk(crop, k),
-            floor,
-            self.settings.crop_px / k,
+            halves.crop,
+            halves.empty,
+            self.settings.crop_px / STILL_STEP,
             min_fill=self.settings.min_fill,
             despeckle=False,
         )
-        return None if found is None else found.enlarged(k)
-
-    def _empty(self, empty_still: Frame, x: float, y: float, half: float) -> Image:
-        """The empty still around (x, y) at 1 / ``STILL_STEP`` of the crop's
-        resolution, sampled at the centres of the crop's ``STILL_STEP`` x
-        ``STILL_STEP`` blocks."""
-        k, ppm = STILL_STEP, self.settings.crop_px / self.settings.coin_diameter_mm
-        shift = (k - 1) / 2  # the blocks' centres, in crop pixels
-        return self.crop(empty_still, x + shift / ppm, y + shift / ppm, half, k)
+        return None if found is None else found.enlarged(STILL_STEP)
 
     def _covers(self, frame: Frame, x: float, y: float, half: float) -> bool:
         """Whether ``frame`` shows the floor within ``half`` mm of (x, y)."""
@@ -427,6 +413,36 @@ class Analyser:
             why.append(f"like neither registered face (best {max(heads, tails):.3f})")
             return CoinFace.INDETERMINATE, margin, scores
         return best, margin, scores
+
+
+class _Halves:
+    """One look's crop and the empty still around it at 1 / ``STILL_STEP`` of
+    the crop's resolution, each made once, when first wanted: the silhouette
+    and the shadow both read them. The crop is averaged over blocks of
+    ``STILL_STEP`` pixels (by an exact factor: OpenCV's area resize by a
+    factor like 307 / 154 took 0.5 ms, by 2 a tenth of it); the empty still
+    is sampled at those blocks' centres."""
+
+    def __init__(
+        self, analyser: Analyser, crop: Image, empty_still: Frame | None,
+        x: float, y: float, half: float,
+    ) -> None:  # fmt: skip
+        self._analyser, self._full, self._empty_still = analyser, crop, empty_still
+        self._x, self._y, self._half = x, y, half
+
+    @functools.cached_property
+    def crop(self) -> Image:
+        return shrunk(self._full, STILL_STEP)
+
+    @functools.cached_property
+    def empty(self) -> Image:
+        if self._empty_still is None:
+            raise VisionError("no empty still to compare with")
+        s = self._analyser.settings
+        shift = (STILL_STEP - 1) / 2 / (s.crop_px / s.coin_diameter_mm)  # blocks' centres, mm
+        return self._analyser.crop(
+            self._empty_still, self._x + shift, self._y + shift, self._half, STILL_STEP
+        )
 
 
 def choose_outline(

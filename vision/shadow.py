@@ -31,7 +31,7 @@ import math
 import cv2
 import numpy as np
 
-from vision.coinface import LOG8, Ellipse, median, shrunk
+from vision.coinface import LOG8, Ellipse, median
 from vision.model import Image
 
 STEP = 2
@@ -48,16 +48,16 @@ sector is where it is summed."""
 RAYS = 72
 
 
-def far_shadow(crop: Image, floor: Image, outline: Ellipse, ppm: float, step: int = STEP) -> float:
+def far_shadow(small: Image, floor: Image, outline: Ellipse, ppm: float, step: int = STEP) -> float:
     """How much the floor beyond ``BEYOND_MM`` to ``OUT_MM`` from ``outline``
-    (crop pixels) is darker in ``crop`` (BGR) than in the empty ``floor``
-    (the same view at 1 / ``step`` of the resolution, sampled at the
-    ``step`` x ``step`` blocks' centres): the darkening (a log ratio, 0.36
+    (crop pixels) is darker in the crop (BGR) than in the empty ``floor``,
+    both at 1 / ``step`` of the crop's resolution (``small`` is the crop
+    shrunk by ``step``, :func:`~vision.coinface.shrunk`; ``floor`` the same
+    view sampled at the ``step`` x ``step`` blocks' centres): the darkening (a log ratio, 0.36
     for a shadow 30 % deep) integrated outwards in millimetres, averaged
     over the darkest 45-degree sector. ``ppm``: crop pixels a millimetre.
     The exposure (and white balance) is taken out by the median over the
     view farther than ``OUT_MM`` + 1 mm from the outline."""
-    small = shrunk(crop, step)
     h, w = floor.shape[:2]
     small = small[:h, :w]
     ratio = np.asarray(cv2.LUT(small, LOG8), np.float32) - cv2.LUT(floor, LOG8)
