@@ -13,14 +13,14 @@ since (a shadow dims the three channels by one factor; how much is measured
 here, not which way).
 
 >>> import numpy as np
->>> from vision.coinface import Ellipse
+>>> from vision.coinface import Ellipse, shrunk
 >>> floor = np.full((300, 300, 3), 120, np.uint8)
 >>> crop = floor.copy()
 >>> coin = Ellipse(150, 150, 96, 96, 0)
->>> far_shadow(crop, floor[::2, ::2], coin, 4.0)
+>>> far_shadow(shrunk(crop, 2), floor[::2, ::2], coin, 4.0)
 0.0
 >>> crop[150:, 150:] = 84  # a shadow 30 % deep over the lower right quarter
->>> round(far_shadow(crop, floor[::2, ::2], coin, 4.0), 2)  # 0.33 over 4.5 mm
+>>> round(far_shadow(shrunk(crop, 2), floor[::2, ::2], coin, 4.0), 2)  # 0.33 over 4.5 mm
 1.49
 """
 
