@@ -46,8 +46,20 @@ def _observe(scene: MatScene, rig_seed: int, noise: int = 0) -> MatObservation:
 
 def _relations(scene: MatScene, rig_seed: int, noise: int = 0) -> set[tuple[str, str]]:
     obs = _observe(scene, rig_seed, noise)
-    m = match(obs, scene)
+    return _pairs(obs, match(obs, scene))
+
+
+def _pairs(obs: MatObservation, m: dict[int, TrueWink]) -> set[tuple[str, str]]:
+    """The squops seen, as (upper, lower) true ids, of winks matched to the truth."""
     return {(m[w.index].id, m[b].id) for w in obs.winks for b in w.on if w.index in m and b in m}
+
+
+def _benched(scene: MatScene, rig_seed: int) -> tuple[MatObservation, dict[int, TrueWink]]:
+    """``scene`` seen with the benchmark's rig and noise seeds, and its match to the truth."""
+    rig = MatRig.make(seed=rig_seed)
+    still = lambda box: render(rig.still(box), scene, seed=rig_seed + 100_000)  # noqa: E731
+    obs = analyse(render(rig, scene, seed=rig_seed), still=still)
+    return obs, match(obs, scene)
 
 
 def test_the_middle_of_a_pile_is_refitted_from_where_the_video_saw_it() -> None:
@@ -278,12 +290,7 @@ ORDERED_BY_LEVELS = MatScene((
 
 
 def test_a_pair_left_undecided_is_ordered_by_the_levels_the_others_give() -> None:
-    rig = MatRig.make(seed=30088)
-    still = lambda box: render(rig.still(box), ORDERED_BY_LEVELS, seed=130088)  # noqa: E731
-    obs = analyse(render(rig, ORDERED_BY_LEVELS, seed=30088), still=still)
-    m = match(obs, ORDERED_BY_LEVELS)
-    seen = {(m[w.index].id, m[b].id) for w in obs.winks for b in w.on if w.index in m and b in m}
-    assert seen == {("g4", "r2"), ("g4", "r4"), ("r4", "r2")}
+    assert _pairs(*_benched(ORDERED_BY_LEVELS, 30088)) == {("g4", "r2"), ("g4", "r4"), ("r4", "r2")}
 
 
 # Tuning seed 30071: r4 on r6, one colour, 3.8 mm overlap. In the still two
@@ -297,23 +304,15 @@ LOOSE_ACROSS_TWO = MatScene((
 
 @pytest.mark.parametrize("rig_seed", [30071, 2, 3])
 def test_a_loose_fit_across_two_winks_gives_way_to_its_refit(rig_seed: int) -> None:
-    rig = MatRig.make(seed=rig_seed)
-    still = lambda box: render(rig.still(box), LOOSE_ACROSS_TWO, seed=rig_seed + 100_000)  # noqa: E731
-    obs = analyse(render(rig, LOOSE_ACROSS_TWO, seed=rig_seed), still=still)
-    m = match(obs, LOOSE_ACROSS_TWO)
+    obs, m = _benched(LOOSE_ACROSS_TWO, rig_seed)
     assert sorted((w.colour.value, w.size) for w in obs.winks) == [
         ("blue", 22), ("red", 16), ("red", 16)]  # fmt: skip
-    seen = {(m[w.index].id, m[b].id) for w in obs.winks for b in w.on if w.index in m and b in m}
-    assert seen == {("r4", "r6")}
+    assert _pairs(obs, m) == {("r4", "r6")}
 
 
 def _isolated(scene: MatScene, rig_seed: int) -> set[tuple[str, str]]:
     """Relations seen in ``scene`` rendered by the benchmark's rig and noise seeds."""
-    rig = MatRig.make(seed=rig_seed)
-    still = lambda box: render(rig.still(box), scene, seed=rig_seed + 100_000)  # noqa: E731
-    obs = analyse(render(rig, scene, seed=rig_seed), still=still)
-    m = match(obs, scene)
-    return {(m[w.index].id, m[b].id) for w in obs.winks for b in w.on if w.index in m and b in m}
+    return _pairs(*_benched(scene, rig_seed))
 
 
 # From tuning seeds 33060 and 32193: the middle wink of a pile of three, of a
@@ -378,10 +377,6 @@ CLEAN_OUTLINE = MatScene((
 
 
 def test_a_ring_is_looked_for_on_a_large_wink_with_a_clean_outline() -> None:
-    rig = MatRig.make(seed=32210)
-    still = lambda box: render(rig.still(box), CLEAN_OUTLINE, seed=132210)  # noqa: E731
-    obs = analyse(render(rig, CLEAN_OUTLINE, seed=32210), still=still)
-    m = match(obs, CLEAN_OUTLINE)
+    obs, m = _benched(CLEAN_OUTLINE, 32210)
     assert len(obs.winks) == 3 and sorted(t.id for t in m.values()) == ["b1", "b4", "g2"]
-    seen = {(m[w.index].id, m[b].id) for w in obs.winks for b in w.on}
-    assert seen == {("b1", "g2"), ("b4", "b1"), ("b4", "g2")}
+    assert _pairs(obs, m) == {("b1", "g2"), ("b4", "b1"), ("b4", "g2")}
