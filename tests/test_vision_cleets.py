@@ -13,10 +13,10 @@ from bench.vision import face_call  # noqa: E402
 from controller.games.heads_and_tails.events import Face  # noqa: E402
 from vision.analyse import Analyser, Settings, choose_outline  # noqa: E402
 from vision.calibration import calibrate  # noqa: E402
-from vision.coinface import Ellipse, segment_outline, shrunk  # noqa: E402
+from vision.coinface import Ellipse, shrunk  # noqa: E402
 from vision.locate import Candidate, find_changed, find_slivers  # noqa: E402
 from vision.model import CoinFace, Frame, Observation, Posture  # noqa: E402
-from vision.silhouette import edge_silhouette  # noqa: E402
+from vision.silhouette import edge_silhouette, segment_outline  # noqa: E402
 from vision.synth.art import CoinDesign  # noqa: E402
 from vision.synth.scene import Landing, Rig, render, still_window  # noqa: E402
 from vision.synth.trial import Trial, register  # noqa: E402

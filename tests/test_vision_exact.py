@@ -9,21 +9,19 @@ import pytest
 
 cv2 = pytest.importorskip("cv2")
 
-from vision import coinface  # noqa: E402
+from vision import coinface, ranks, silhouette  # noqa: E402
 from vision.analyse import _png  # noqa: E402
 from vision.coinface import (  # noqa: E402
-    LOG8,
-    SAMPLE_FROM,
     Ellipse,
     Outlines,
     _radius,
     _support,
-    coin_mask,
     find_outline,
     refine,
     soft,
 )
 from vision.locate import components  # noqa: E402
+from vision.silhouette import LOG8, SAMPLE_FROM, coin_mask  # noqa: E402
 
 
 def test_the_evidence_png_is_stored_with_the_crops_exact_pixels() -> None:
@@ -224,9 +222,9 @@ def test_the_median_is_numpys_bit_for_bit() -> None:
             a = np.round(a, 1)  # ties, and -0.0 beside 0.0
         if trial % 4 == 0:
             a = a[::2]
-        got, want = coinface.median(a), np.median(a)
+        got, want = ranks.median(a), np.median(a)
         assert type(got) is type(want) and got.tobytes() == want.tobytes()
-    assert coinface.median(np.array([-0.0, -0.0], np.float32)).tobytes() == (
+    assert ranks.median(np.array([-0.0, -0.0], np.float32)).tobytes() == (
         np.median(np.array([-0.0, -0.0], np.float32)).tobytes()
     )
 
@@ -242,7 +240,7 @@ def test_above_the_percentile_is_numpys_bit_for_bit() -> None:
         values = coinface.gradient(g) if trial % 2 else rng.gamma(2.0, size=(n, 7))
         for pct in (90.0, 80.0, 95.0):
             want = values > np.percentile(values, pct)
-            assert np.array_equal(coinface.above(values, pct), want)
+            assert np.array_equal(ranks.above(values, pct), want)
 
 
 def _face_feature_as_before(crop: np.ndarray, outline: Ellipse) -> np.ndarray:
@@ -312,8 +310,8 @@ def test_the_log_ratios_median_by_ranks_is_the_float_planes_bit_for_bit() -> Non
         a = rng.integers(0, spread, (n, m), dtype=np.uint8)
         b = rng.integers(0, spread, (n, m), dtype=np.uint8) + np.uint8(trial % 7)
         plane = np.asarray(cv2.LUT(a, LOG8), np.float32) - cv2.LUT(b, LOG8)
-        got = coinface._ratio_median(a, b)
-        want = coinface._median(plane)
+        got = silhouette._ratio_median(a, b)
+        want = silhouette._median(plane)
         assert type(got) is type(want) and got.tobytes() == want.tobytes(), trial
 
 
@@ -353,9 +351,9 @@ def test_the_kth_value_by_unit_buckets_is_the_partitions() -> None:
             v = rng.normal(0, 5, n)
         else:
             v = rng.gamma(2.0, 40_000, n)
-        ranks = {0, n - 1, n // 2, int(0.9 * (n - 1)), *(int(k) for k in rng.integers(0, n, 5))}
-        for k in ranks:
-            got, want = coinface.kth(v, k), np.partition(v, k)[k]
+        ks = {0, n - 1, n // 2, int(0.9 * (n - 1)), *(int(k) for k in rng.integers(0, n, 5))}
+        for k in ks:
+            got, want = ranks.kth(v, k), np.partition(v, k)[k]
             assert type(got) is type(want) and got == want, (trial, k)
 
 

@@ -11,18 +11,16 @@ import pytest
 
 cv2 = pytest.importorskip("cv2")
 
-from vision import coinface  # noqa: E402
+from vision import coinface, silhouette  # noqa: E402
 from vision.analyse import MASK_STEP, STILL_STEP, Analyser, Settings  # noqa: E402
 from vision.calibration import calibrate  # noqa: E402
 from vision.coinface import (  # noqa: E402
-    SAMPLE_FROM,
     Ellipse,
-    coin_mask,
     face_feature,
     find_outline,
-    segment_outline,
 )
 from vision.model import Frame, Observation, Posture  # noqa: E402
+from vision.silhouette import SAMPLE_FROM, coin_mask, segment_outline  # noqa: E402
 from vision.synth.art import CoinDesign  # noqa: E402
 from vision.synth.scene import Landing, Rig, render, still_window  # noqa: E402
 
@@ -145,7 +143,7 @@ def test_the_silhouettes_medians_from_a_quarter_of_the_pixels_change_almost_noth
     assert floor.shape[0] * floor.shape[1] >= SAMPLE_FROM
     sampled = coin_mask(crop, floor, 0.0, despeckle=False)
     shape = segment_outline(crop, floor, s.crop_px, min_fill=s.min_fill, despeckle=False)
-    monkeypatch.setattr(coinface, "SAMPLE_FROM", 10**12)
+    monkeypatch.setattr(silhouette, "SAMPLE_FROM", 10**12)
     whole = coin_mask(crop, floor, 0.0, despeckle=False)
     every = segment_outline(crop, floor, s.crop_px, min_fill=s.min_fill, despeckle=False)
     assert 0.03 * whole.size < int(whole.sum()) < 0.3 * whole.size  # the coin, not noise
@@ -227,7 +225,7 @@ def test_the_silhouette_against_the_empty_still_is_taken_at_half_resolution(
 
     analyser, still, empty, empty_still = _leaning_at_700_800(45.0)
     sizes: list[tuple[int, int]] = []
-    real = coinface.segment_outline
+    real = silhouette.segment_outline
 
     def spied(crop: np.ndarray, floor: np.ndarray, *args: object, **kw: object) -> object:
         sizes.append((crop.shape[1], floor.shape[1]))

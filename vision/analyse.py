@@ -32,7 +32,6 @@ from vision.coinface import (
     best_similarity,
     face_feature,
     find_outline,
-    segment_outline,
     shrunk,
 )
 from vision.floor import scaled, translate
@@ -40,7 +39,7 @@ from vision.locate import Candidate, find_changed, find_circles, find_slivers
 from vision.model import CoinFace, Frame, Image, Observation, Posture, VisionError, Zone
 from vision.references import References
 from vision.shadow import far_shadow
-from vision.silhouette import edge_silhouette
+from vision.silhouette import edge_silhouette, segment_outline
 
 MASK_STEP = 4
 """The coin is told from the empty floor at a quarter of the crop's resolution."""

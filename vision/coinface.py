@@ -3,7 +3,7 @@
 The outline is an ellipse fitted to the coin's edge in a crop of the
 full-resolution still, rectified to the floor plane: a flat coin is a circle
 there, a coin on edge or leaning an ellipse (its axis ratio is about the
-cosine of the tilt). Where the edge fails, :func:`segment_outline` finds the
+cosine of the tilt). Where the edge fails, :func:`vision.silhouette.segment_outline` finds the
 coin as what changed against the empty floor in a way a shadow cannot
 explain (a shadow dims the floor, it does not change its colour).
 
@@ -30,8 +30,9 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.locate import components, grey
+from vision.locate import grey
 from vision.model import Image
+from vision.ranks import above, median
 
 POLAR_ANGLES = 180
 POLAR_RADII = 40
@@ -140,57 +141,6 @@ it is only the rays' first guess, and tracing it (a percentile, a closing,
 resolution. On the tuning rigs 50000-50009 and 80000-80009 (2,000 landings)
 11 landings changed: 1 more right and 1 fewer sent to the spotter than at
 full resolution."""
-
-
-def above(a: NDArray[Any], pct: float) -> NDArray[np.bool_]:
-    """``a > np.percentile(a, pct)`` by one ``np.partition`` (``np.percentile``
-    selects twice and interpolates, the most of the edge contour's
-    threshold): the percentile lies between two neighbouring order
-    statistics and no value between them, so a value is above it when it is
-    above the lower one. (Unless the interpolation rounds onto the upper one,
-    which takes the two within about an ulp: never for a gradient magnitude
-    here, the square root of an integer below 2**22.)"""
-    values = a.ravel()
-    k = int(pct / 100 * (values.size - 1))
-    return np.asarray(a > kth(values, k))
-
-
-def kth(values: NDArray[Any], k: int) -> Any:
-    """``np.partition(values, k)[k]`` (``values`` 1-D, no NaNs): for values
-    0-65,535 the unit bucket (the integer part) the k-th falls in is found by
-    counting, and only that bucket is selected from. A gradient magnitude
-    has a few hundred distinct values among 24,000 pixels, and selecting
-    among so many ties took ``np.partition`` about 190 us (the edge
-    contour's threshold); the count and a select of one bucket, about 60.
-    The buckets are in order (a value's integer part is its floor), so the
-    k-th is the (k - n)-th of its bucket, n the count below it.
-
-    >>> v = np.array([3.5, 0.2, 7.0, 3.1, 3.9, 0.0])
-    >>> [float(kth(v, k)) for k in range(6)] == sorted(v.tolist())
-    True
-    """
-    if values.size < 2048 or not 0 <= values.min() <= values.max() <= 65_535:
-        return np.partition(values, k)[k]
-    bucket = values.astype(np.int32)
-    counts = np.cumsum(np.bincount(bucket))
-    b = int(np.searchsorted(counts, k, side="right"))  # the first with more than k at or below
-    below = int(counts[b - 1]) if b else 0
-    return np.partition(values[bucket == b], k - below)[k - below]
-
-
-def median(a: NDArray[Any]) -> Any:
-    """``np.median(a)`` of an array without NaNs, bit for bit (the same
-    middle values, averaged the same way), by one ``np.partition``: without
-    ``np.median``'s NaN check (a second selection) and its generic
-    reduction, which for the rays' 120 values cost more than the selection
-    (a leaning coin's judgement took about 20 medians)."""
-    flat = a.ravel()
-    k = flat.size // 2
-    zero = flat.dtype.type(0)  # np.mean's sum starts at +0: a median of -0.0 is 0.0
-    if flat.size % 2:
-        return zero + np.partition(flat, k)[k]
-    part = np.partition(flat, (k - 1, k))
-    return (zero + part[k - 1] + part[k]) / 2
 
 
 def _radius(e: Ellipse, angles: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -556,154 +506,3 @@ class Outlines:
 
 def _sized(e: Ellipse, diameter: float) -> bool:
     return 0.8 * diameter <= e.major <= 1.25 * diameter
-
-
-LOG8 = np.log(np.arange(256, dtype=np.float32) + 8)
-"""log(v + 8) for each uint8 value v, float32: the log-ratio of two images by table."""
-
-
-SAMPLE_FROM = 10_000
-"""A plane of at least this many pixels has its medians taken over every
-other pixel of every other row (a quarter; the empty still's half-resolution
-crop, 154 px: 5,929 of 23,716): five medians of the whole plane were about 4
-of a leaning coin's 15-20 ms at full resolution, and 1 of 7-8 ms at half. A
-median is a robust estimate: on tuning rigs 50000-50002 and 80000-80003 (700
-landings, full resolution) no verdict, face or posture changed; the
-silhouette's axis ratio moved in 101 of them, by 0.0003 at the median and
-0.004 at most; at half resolution, on rigs 50000-50009 and 80000-80009 (2,000
-landings), one flat coin's silhouette moved across the 0.94 line (0.940 ->
-0.938: the spotter's). Smaller planes (the preview's, 77 px) as before."""
-
-
-def _median(plane: NDArray[np.float32]) -> np.float32:
-    """The median of ``plane``'s values, of a quarter of them when it is large."""
-    if plane.size >= SAMPLE_FROM:
-        plane = plane[::2, ::2]
-    return np.float32(median(plane))
-
-
-def _log_ratios() -> tuple[NDArray[np.float32], NDArray[np.uint16]]:
-    """Every value ``LOG8[a] - LOG8[b]`` takes (a, b uint8), distinct and
-    sorted, and the rank among them of each pair's, at ``a * 256 + b``."""
-    pairs = (LOG8[:, None] - LOG8[None, :]).ravel()  # float32, as coin_mask subtracts
-    values, rank = np.unique(pairs, return_inverse=True)
-    return np.asarray(values, np.float32), np.asarray(rank, np.uint16)
-
-
-RATIOS, RATIO_RANK = _log_ratios()
-
-
-def _ratio_median(a: NDArray[np.uint8], b: NDArray[np.uint8]) -> np.float32:
-    """``_median(LOG8[a] - LOG8[b])``, bit for bit, from the 8-bit planes: the
-    middle values by their ranks, sorted by NumPy's radix sort (16-bit
-    keys), not selected among floats (``np.partition`` of a plane of a few
-    hundred distinct values, 6,000 of them, took 80 us; the ranks' sort 15).
-    The order statistics of the values are the values of the ranks' order
-    statistics, the rank being the value's place among the distinct values."""
-    if a.size >= SAMPLE_FROM:
-        a, b = a[::2, ::2], b[::2, ::2]
-    codes = (a.astype(np.uint16) << 8) | b
-    ranks = np.sort(RATIO_RANK[codes].ravel(), kind="stable")
-    k = ranks.size // 2
-    zero = np.float32(0)  # (as median: the middle values added to a float32 zero)
-    if ranks.size % 2:
-        return np.float32(zero + RATIOS[ranks[k]])
-    return np.float32((zero + RATIOS[ranks[k - 1]] + RATIOS[ranks[k]]) / 2)
-
-
-def coin_mask(crop: Image, floor: Image, blur: float, despeckle: bool = True) -> Image:
-    """Where ``crop`` (BGR) differs from the empty ``floor`` (the same view,
-    ``step`` times coarser) in a way a shadow cannot explain: a shadow only
-    dims the floor (the three channels by one factor), the coin has its own
-    colour, is brighter, or much darker. At the floor's resolution; ``blur``
-    (pixels there) makes the still as soft as the floor's coarser view.
-    ``despeckle``: single changed pixels (noise) are opened away (by a 2x2
-    opening, which also moves the mask a pixel down and right: its anchor);
-    a view averaged down from the still has little such noise, and a coin's
-    rim there may be one pixel wide."""
-    h, w = floor.shape[:2]
-    small = cv2.resize(crop, (w, h), interpolation=cv2.INTER_AREA)
-    if blur > 0.3:
-        small = cv2.GaussianBlur(small, (0, 0), blur)
-    empty = cv2.GaussianBlur(floor, (0, 0), 1.0)  # the preview's noise, magnified
-    # As np.log(x.astype(np.float32) + 8), bit for bit, by table; per channel
-    # (contiguous planes: a median along an axis of interleaved channels and
-    # np.linalg.norm over them took most of the time), exactly the values the
-    # reductions along the last axis gave (tested). The 8-bit planes are
-    # split, not the float ones (a third of the bytes to move), and kept for
-    # the medians (:func:`_ratio_median`).
-    now = [np.asarray(c, np.uint8) for c in cv2.split(small)]
-    then = [np.asarray(c, np.uint8) for c in cv2.split(empty)]
-    r = [
-        np.asarray(cv2.LUT(a, LOG8), np.float32) - cv2.LUT(e, LOG8)
-        for a, e in zip(now, then, strict=True)
-    ]
-    r = [c - _ratio_median(a, e) for c, a, e in zip(r, now, then, strict=True)]  # exposure, white
-    b = (r[0] + r[1] + r[2]) / 3
-    d = [c - b for c in r]
-    q = np.sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2])
-    noise_b = 1.4826 * float(_median(np.abs(b))) + 0.01
-    noise_q = float(_median(q)) + 0.01
-    coin = (q > max(0.06, 3 * noise_q)) | (b > max(0.1, 3 * noise_b)) | (b < -0.55)
-    mask = coin.astype(np.uint8)
-    if despeckle:
-        mask = np.asarray(
-            cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8)), np.uint8
-        )
-    return np.asarray(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)), np.uint8)
-
-
-def segment_outline(
-    crop: Image,
-    floor: Image,
-    diameter: float,
-    blur: float = 0.0,
-    min_fill: float = 0.0,
-    despeckle: bool = True,
-) -> Ellipse | None:
-    """The coin's outline from what changed against the empty floor (``floor``:
-    the same rectified view, coarser): the changed blob nearest the middle,
-    its contour fitted with an ellipse. None too when less than ``min_fill``
-    of the ellipse changed: a coin much like the floor (silver on grey)
-    changes only along its edges and relief, and the ragged ring's ellipse
-    says nothing of its posture. ``despeckle`` as :func:`coin_mask`'s."""
-    step = crop.shape[1] / floor.shape[1]
-    mask = coin_mask(crop, floor, blur, despeckle)
-    count, labels, stats, centres = components(mask)
-    h, w = mask.shape
-    d = diameter / step
-    best: tuple[float, int] | None = None
-    for i in range(1, count):
-        extent = max(int(stats[i][2]), int(stats[i][3]))
-        if extent < 0.6 * d or extent > 1.6 * d or stats[i][4] < 0.03 * d * d:
-            continue
-        off = math.hypot(centres[i][0] - w / 2, centres[i][1] - h / 2)
-        if best is None or off < best[0]:
-            best = (off, i)
-    if best is None:
-        return None
-    contours, _ = cv2.findContours(
-        (labels == best[1]).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE
-    )
-    contour = max(contours, key=len)
-    if len(contour) < 6:
-        return None
-    (x, y), (a, b), angle = cv2.fitEllipse((contour.astype(np.float32) + 0.5) * step - 0.5)
-    if not np.isfinite([x, y, a, b, angle]).all():
-        return None
-    fit = Ellipse(x, y, max(a, b), max(min(a, b), 1.0), angle if a >= b else angle + 90)
-    # Sized by its length, not the fitted ellipse: an ellipse fitted to a
-    # coin on edge (a sliver, near a rectangle) overshoots its ends.
-    _, sides, _ = cv2.minAreaRect(contour)
-    length = max(sides) * step
-    if not 0.8 * diameter <= length <= 1.35 * diameter:
-        return None
-    if min_fill > 0:
-        inside = np.zeros_like(mask)
-        axes = (max(a, b) / 2, max(min(a, b), 1.0) / 2)
-        centre = ((x + 0.5) / step - 0.5, (y + 0.5) / step - 0.5)
-        box = (centre, (2 * axes[0] / step, 2 * axes[1] / step), fit.angle_deg)
-        cv2.ellipse(inside, box, 1, -1)
-        if float(mask[inside > 0].mean()) < min_fill:
-            return None
-    return fit

@@ -31,8 +31,10 @@ import math
 import cv2
 import numpy as np
 
-from vision.coinface import LOG8, Ellipse, median
+from vision.coinface import Ellipse
 from vision.model import Image
+from vision.ranks import median
+from vision.silhouette import LOG8
 
 STEP = 2
 """The shadow is soft: it is measured at half the crop's resolution."""

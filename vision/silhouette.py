@@ -1,8 +1,9 @@
-"""A coin's silhouette from its new edges, for when what changed against
-the empty floor does not fill it.
+"""A coin's silhouette against the empty floor: what changed there
+(:func:`segment_outline`), or its new edges, for when what changed does not
+fill it (:func:`edge_silhouette`).
 
-``coinface.segment_outline`` takes the pixels whose colour or brightness a
-shadow cannot explain; a grey (silver) coin on the white line is only
+:func:`segment_outline` takes the pixels whose colour or brightness a
+shadow cannot explain (:func:`coin_mask`); a grey (silver) coin on the white line is only
 darker than the line, as the coin's own shadow is, so most of it is lost
 and the silhouette is a ragged arc (or none). Its outline still has sharp
 edges where the empty floor has none, and a shadow's edge is soft: the
@@ -28,10 +29,163 @@ import math
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
-from vision.coinface import LOG8, Ellipse, coin_mask
+from vision.coinface import Ellipse
 from vision.locate import components
 from vision.model import Image
+from vision.ranks import median
+
+LOG8 = np.log(np.arange(256, dtype=np.float32) + 8)
+"""log(v + 8) for each uint8 value v, float32: the log-ratio of two images by table."""
+
+
+SAMPLE_FROM = 10_000
+"""A plane of at least this many pixels has its medians taken over every
+other pixel of every other row (a quarter; the empty still's half-resolution
+crop, 154 px: 5,929 of 23,716): five medians of the whole plane were about 4
+of a leaning coin's 15-20 ms at full resolution, and 1 of 7-8 ms at half. A
+median is a robust estimate: on tuning rigs 50000-50002 and 80000-80003 (700
+landings, full resolution) no verdict, face or posture changed; the
+silhouette's axis ratio moved in 101 of them, by 0.0003 at the median and
+0.004 at most; at half resolution, on rigs 50000-50009 and 80000-80009 (2,000
+landings), one flat coin's silhouette moved across the 0.94 line (0.940 ->
+0.938: the spotter's). Smaller planes (the preview's, 77 px) as before."""
+
+
+def _median(plane: NDArray[np.float32]) -> np.float32:
+    """The median of ``plane``'s values, of a quarter of them when it is large."""
+    if plane.size >= SAMPLE_FROM:
+        plane = plane[::2, ::2]
+    return np.float32(median(plane))
+
+
+def _log_ratios() -> tuple[NDArray[np.float32], NDArray[np.uint16]]:
+    """Every value ``LOG8[a] - LOG8[b]`` takes (a, b uint8), distinct and
+    sorted, and the rank among them of each pair's, at ``a * 256 + b``."""
+    pairs = (LOG8[:, None] - LOG8[None, :]).ravel()  # float32, as coin_mask subtracts
+    values, rank = np.unique(pairs, return_inverse=True)
+    return np.asarray(values, np.float32), np.asarray(rank, np.uint16)
+
+
+RATIOS, RATIO_RANK = _log_ratios()
+
+
+def _ratio_median(a: NDArray[np.uint8], b: NDArray[np.uint8]) -> np.float32:
+    """``_median(LOG8[a] - LOG8[b])``, bit for bit, from the 8-bit planes: the
+    middle values by their ranks, sorted by NumPy's radix sort (16-bit
+    keys), not selected among floats (``np.partition`` of a plane of a few
+    hundred distinct values, 6,000 of them, took 80 us; the ranks' sort 15).
+    The order statistics of the values are the values of the ranks' order
+    statistics, the rank being the value's place among the distinct values."""
+    if a.size >= SAMPLE_FROM:
+        a, b = a[::2, ::2], b[::2, ::2]
+    codes = (a.astype(np.uint16) << 8) | b
+    ranks = np.sort(RATIO_RANK[codes].ravel(), kind="stable")
+    k = ranks.size // 2
+    zero = np.float32(0)  # (as median: the middle values added to a float32 zero)
+    if ranks.size % 2:
+        return np.float32(zero + RATIOS[ranks[k]])
+    return np.float32((zero + RATIOS[ranks[k - 1]] + RATIOS[ranks[k]]) / 2)
+
+
+def coin_mask(crop: Image, floor: Image, blur: float, despeckle: bool = True) -> Image:
+    """Where ``crop`` (BGR) differs from the empty ``floor`` (the same view,
+    ``step`` times coarser) in a way a shadow cannot explain: a shadow only
+    dims the floor (the three channels by one factor), the coin has its own
+    colour, is brighter, or much darker. At the floor's resolution; ``blur``
+    (pixels there) makes the still as soft as the floor's coarser view.
+    ``despeckle``: single changed pixels (noise) are opened away (by a 2x2
+    opening, which also moves the mask a pixel down and right: its anchor);
+    a view averaged down from the still has little such noise, and a coin's
+    rim there may be one pixel wide."""
+    h, w = floor.shape[:2]
+    small = cv2.resize(crop, (w, h), interpolation=cv2.INTER_AREA)
+    if blur > 0.3:
+        small = cv2.GaussianBlur(small, (0, 0), blur)
+    empty = cv2.GaussianBlur(floor, (0, 0), 1.0)  # the preview's noise, magnified
+    # As np.log(x.astype(np.float32) + 8), bit for bit, by table; per channel
+    # (contiguous planes: a median along an axis of interleaved channels and
+    # np.linalg.norm over them took most of the time), exactly the values the
+    # reductions along the last axis gave (tested). The 8-bit planes are
+    # split, not the float ones (a third of the bytes to move), and kept for
+    # the medians (:func:`_ratio_median`).
+    now = [np.asarray(c, np.uint8) for c in cv2.split(small)]
+    then = [np.asarray(c, np.uint8) for c in cv2.split(empty)]
+    r = [
+        np.asarray(cv2.LUT(a, LOG8), np.float32) - cv2.LUT(e, LOG8)
+        for a, e in zip(now, then, strict=True)
+    ]
+    r = [c - _ratio_median(a, e) for c, a, e in zip(r, now, then, strict=True)]  # exposure, white
+    b = (r[0] + r[1] + r[2]) / 3
+    d = [c - b for c in r]
+    q = np.sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2])
+    noise_b = 1.4826 * float(_median(np.abs(b))) + 0.01
+    noise_q = float(_median(q)) + 0.01
+    coin = (q > max(0.06, 3 * noise_q)) | (b > max(0.1, 3 * noise_b)) | (b < -0.55)
+    mask = coin.astype(np.uint8)
+    if despeckle:
+        mask = np.asarray(
+            cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8)), np.uint8
+        )
+    return np.asarray(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)), np.uint8)
+
+
+def segment_outline(
+    crop: Image,
+    floor: Image,
+    diameter: float,
+    blur: float = 0.0,
+    min_fill: float = 0.0,
+    despeckle: bool = True,
+) -> Ellipse | None:
+    """The coin's outline from what changed against the empty floor (``floor``:
+    the same rectified view, coarser): the changed blob nearest the middle,
+    its contour fitted with an ellipse. None too when less than ``min_fill``
+    of the ellipse changed: a coin much like the floor (silver on grey)
+    changes only along its edges and relief, and the ragged ring's ellipse
+    says nothing of its posture. ``despeckle`` as :func:`coin_mask`'s."""
+    step = crop.shape[1] / floor.shape[1]
+    mask = coin_mask(crop, floor, blur, despeckle)
+    count, labels, stats, centres = components(mask)
+    h, w = mask.shape
+    d = diameter / step
+    best: tuple[float, int] | None = None
+    for i in range(1, count):
+        extent = max(int(stats[i][2]), int(stats[i][3]))
+        if extent < 0.6 * d or extent > 1.6 * d or stats[i][4] < 0.03 * d * d:
+            continue
+        off = math.hypot(centres[i][0] - w / 2, centres[i][1] - h / 2)
+        if best is None or off < best[0]:
+            best = (off, i)
+    if best is None:
+        return None
+    contours, _ = cv2.findContours(
+        (labels == best[1]).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE
+    )
+    contour = max(contours, key=len)
+    if len(contour) < 6:
+        return None
+    (x, y), (a, b), angle = cv2.fitEllipse((contour.astype(np.float32) + 0.5) * step - 0.5)
+    if not np.isfinite([x, y, a, b, angle]).all():
+        return None
+    fit = Ellipse(x, y, max(a, b), max(min(a, b), 1.0), angle if a >= b else angle + 90)
+    # Sized by its length, not the fitted ellipse: an ellipse fitted to a
+    # coin on edge (a sliver, near a rectangle) overshoots its ends.
+    _, sides, _ = cv2.minAreaRect(contour)
+    length = max(sides) * step
+    if not 0.8 * diameter <= length <= 1.35 * diameter:
+        return None
+    if min_fill > 0:
+        inside = np.zeros_like(mask)
+        axes = (max(a, b) / 2, max(min(a, b), 1.0) / 2)
+        centre = ((x + 0.5) / step - 0.5, (y + 0.5) / step - 0.5)
+        box = (centre, (2 * axes[0] / step, 2 * axes[1] / step), fit.angle_deg)
+        cv2.ellipse(inside, box, 1, -1)
+        if float(mask[inside > 0].mean()) < min_fill:
+            return None
+    return fit
+
 
 SUPPORT = 0.7
 """The share of the hull's outline that must run along new edges: more than
