@@ -225,7 +225,7 @@ class Analyser:
         if (
             empty_still is not None
             and (outline is None or outline.ratio < CLEAN)
-            and self._covers(empty_still, x, y, half)  # (a windowed still may not)
+            and halves.covered  # (a windowed still may not)
         ):
             # Not a clean circle: the silhouette against the empty floor's still.
             found = self._silhouette(halves)
@@ -276,11 +276,7 @@ class Analyser:
             posture = settled
         else:
             posture = Posture.INDETERMINATE if doubt else self._posture(outline, silhouette)
-        if (
-            posture is Posture.FLAT
-            and empty_still is not None
-            and self._covers(empty_still, x, y, half)
-        ):
+        if posture is Posture.FLAT and halves.covered:
             # A coin tilted towards the camera looks round; its shadow does not.
             reach = far_shadow(halves.crop, halves.empty, outline, ppm, STILL_STEP)
             if reach > s.far_shadow:
@@ -428,6 +424,13 @@ class _Halves:
     ) -> None:  # fmt: skip
         self._analyser, self._full, self._empty_still = analyser, crop, empty_still
         self._x, self._y, self._half = x, y, half
+
+    @functools.cached_property
+    def covered(self) -> bool:
+        """Whether there is an empty still and it shows the whole crop."""
+        return self._empty_still is not None and self._analyser._covers(
+            self._empty_still, self._x, self._y, self._half
+        )
 
     @functools.cached_property
     def crop(self) -> Image:
