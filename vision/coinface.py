@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -196,13 +197,24 @@ class Soft:
         return self._make(max(0, x0 - g), min(w, x1 + g), max(0, y0 - g), min(h, y1 + g))
 
     def _make(self, x0: int, x1: int, y0: int, y1: int) -> NDArray[np.float32]:
-        h, w = self.crop.shape[:2]
-        pad = 6  # the 8-bit kernel of sigma 1 reaches 3 px
-        X0, X1, Y0, Y1 = max(0, x0 - pad), min(w, x1 + pad), max(0, y0 - pad), min(h, y1 + pad)
-        part = soft(self.crop[Y0:Y1, X0:X1])
-        self.image[y0:y1, x0:x1] = part[y0 - Y0 : y1 - Y0, x0 - X0 : x1 - X0]
+        # (the 8-bit kernel of sigma 1 reaches 3 px)
+        self.image[y0:y1, x0:x1] = _filtered_part(self.crop, (x0, x1, y0, y1), 6, soft)
         self._made = (x0, x1, y0, y1)
         return self.image
+
+
+def _filtered_part(
+    image: Image, box: tuple[int, int, int, int], pad: int,
+    fn: Callable[[Image], NDArray[np.float32]],
+) -> NDArray[np.float32]:  # fmt: skip
+    """``fn(image)[y0:y1, x0:x1]`` for ``box`` (x0, x1, y0, y1), from ``fn`` of
+    the box and ``pad`` pixels round it only (as far as the image goes): the
+    same values where ``fn`` reaches less than ``pad`` pixels and treats the
+    image's border as it treats the part's."""
+    x0, x1, y0, y1 = box
+    h, w = image.shape[:2]
+    X0, X1, Y0, Y1 = max(0, x0 - pad), min(w, x1 + pad), max(0, y0 - pad), min(h, y1 + pad)
+    return fn(image[Y0:Y1, X0:X1])[y0 - Y0 : y1 - Y0, x0 - X0 : x1 - X0]
 
 
 def _reach(lo: float, hi: float, size: int) -> tuple[int, int]:
@@ -365,9 +377,11 @@ def face_gradient(crop: Image, outline: Ellipse) -> NDArray[np.float32]:
     mag = np.zeros((h, w), np.float32)
     if x0 >= x1 or y0 >= y1:
         return mag  # the face lies off the crop: the warp reads nothing of it
-    X0, X1, Y0, Y1 = max(0, x0 - pad), min(w, x1 + pad), max(0, y0 - pad), min(h, y1 + pad)
-    g = cv2.GaussianBlur(grey(crop[Y0:Y1, X0:X1]), (0, 0), sigma).astype(np.float32)
-    mag[y0:y1, x0:x1] = gradient(g)[y0 - Y0 : y1 - Y0, x0 - X0 : x1 - X0]
+
+    def smoothed_gradient(part: Image) -> NDArray[np.float32]:
+        return gradient(cv2.GaussianBlur(grey(part), (0, 0), sigma).astype(np.float32))
+
+    mag[y0:y1, x0:x1] = _filtered_part(crop, (x0, x1, y0, y1), pad, smoothed_gradient)
     return mag
 
 
