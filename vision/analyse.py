@@ -101,6 +101,18 @@ class Settings:
     """The crop reaches this many diameters from the located centre."""
 
 
+@dataclass(frozen=True, slots=True)
+class _Posed:
+    """An outline in crop pixels and the posture judged from it."""
+
+    outline: Ellipse
+    posture: Posture
+    note: str = ""
+    """Why a coin was ruled leaning against its outline's say, for the reasons."""
+    doubt: str = ""
+    """Why flat or leaning is the spotter's call, when it is."""
+
+
 @dataclass
 class Analyser:
     """Analyses landings on one calibrated table with one registered coin."""
@@ -208,119 +220,173 @@ class Analyser:
         *,
         again: bool = False,
     ) -> Observation | None:
-        s = self.settings
-        d_mm = s.coin_diameter_mm
-        half = s.extent * d_mm
+        """The coin located at floor point (x, y) mm, judged on a crop of
+        ``still`` around it; None (with a reason) when no outline is there.
+        ``again``: this is the second look, around a silhouette found off
+        the first crop's middle."""
+        half = self.settings.extent * self.settings.coin_diameter_mm
         crop = self.crop(still, x, y, half)
-        outlines = Outlines(crop, s.crop_px)  # (the second look reuses the first's work)
         halves = _Halves(self, crop, empty_still, x, y, half)
+        edge = self._edge(crop)
+        if empty_still is not None and (edge is None or edge.ratio < CLEAN) and halves.covered:
+            # (``covered``: a windowed still may not cover the crop.)
+            found = self._silhouette(halves)
+            if found is None and edge is None:
+                found = self._edges_silhouette(crop, empty_still, x, y, half)
+            shape = _near_middle(found, crop, self.settings.crop_px)
+            if found is not None and shape is None and not again:
+                # The preview located the coin with its shadow: look again
+                # around what changed, as a leaning coin's shadow cannot.
+                nx, ny = self._floor_point(found, x, y, half)
+                return self._judge(still, nx, ny, reasons, background, empty_still, again=True)
+            posed = self._by_silhouette(crop, edge, shape)
+        else:
+            posed = self._by_change(crop, edge, background, x, y, half)
+        if posed is None:
+            reasons.append(f"no coin outline near ({x:.0f}, {y:.0f}) mm")
+            return None
+        return self._observe(still, crop, self._by_shadow(posed, halves), x, y, half, reasons)
+
+    def _edge(self, crop: Image) -> Ellipse | None:
+        """The coin's edge fit near the crop's middle: at half resolution,
+        then, when nothing is found there, at full resolution."""
+        s = self.settings
+        outlines = Outlines(crop, s.crop_px)  # (the second look reuses the first's work)
         outline = _near_middle(outlines.find(coarse=True), crop, s.crop_px)
-        if outline is None:  # nothing at half resolution: look closer before giving up
+        if outline is None:
             # (An outline found but not round is not searched again at full
             # resolution: that search, a third of a leaning coin's time, only
             # added a second circle guess beside the same edge contour.)
             outline = _near_middle(outlines.find(), crop, s.crop_px)
-        doubt, note, silhouette = "", "", False
-        settled: Posture | None = None
-        if (
-            empty_still is not None
-            and (outline is None or outline.ratio < CLEAN)
-            and halves.covered  # (a windowed still may not)
-        ):
-            # Not a clean circle: the silhouette against the empty floor's still.
-            found = self._silhouette(halves)
-            if found is None and outline is None:
-                # Neither an edge nor a filled silhouette: a grey coin on the
-                # white line, as dark as a shadow; its new edges outline it
-                # (at the crop's resolution: an edge is a pixel or two wide).
-                floor = self.crop(empty_still, x, y, half)
-                found = edge_silhouette(crop, floor, s.crop_px)
-            shape = _near_middle(found, crop, s.crop_px)
-            if found is not None and shape is None and not again:
-                # The preview located the coin with its shadow: look again
-                # around what changed, as a leaning coin's shadow cannot.
-                ppm = s.crop_px / d_mm
-                nx, ny = x - half + found.x / ppm, y - half + found.y / ppm
-                return self._judge(still, nx, ny, reasons, background, empty_still, again=True)
-            edge, silhouette = outline, shape is not None
-            outline, unsure = choose_outline(edge, shape, s)
-            if unsure and edge is not None and shape is not None:
-                doubt = f"edge {edge.ratio:.2f}, silhouette {shape.ratio:.2f}"
-                # (Only a silhouette much less round than the edge: one cut
-                # short, or a leaning coin's. A coin tilted towards the
-                # camera looks round to both, and its face reads like a
-                # flat coin's.)
-                if edge.ratio - shape.ratio > s.disagree and self._no_face_inside(
-                    crop, edge, shape
-                ):
-                    note = f"{doubt}: leaning, no face reads inside the edge"
-                    settled, doubt = Posture.LEANING, ""
-        elif background is not None and (outline is None or outline.ratio < s.flat_ratio):
-            # Not a clean circle: a coin on edge or leaning has a weak or broken
-            # edge (or one merged with a seam or a line); what changed since the
-            # empty floor shows it whatever its edges.
+        return outline
+
+    def _edges_silhouette(
+        self, crop: Image, empty_still: Frame, x: float, y: float, half: float
+    ) -> Ellipse | None:
+        """Neither an edge nor a filled silhouette: a grey coin on the white
+        line, as dark as a shadow; its new edges outline it (at the crop's
+        resolution: an edge is a pixel or two wide)."""
+        floor = self.crop(empty_still, x, y, half)
+        return edge_silhouette(crop, floor, self.settings.crop_px)
+
+    def _floor_point(
+        self, outline: Ellipse, x: float, y: float, half: float
+    ) -> tuple[float, float]:
+        """The floor point (mm) of ``outline``'s centre in the crop around (x, y)."""
+        ppm = self.settings.crop_px / self.settings.coin_diameter_mm
+        return x - half + outline.x / ppm, y - half + outline.y / ppm
+
+    def _by_silhouette(
+        self, crop: Image, edge: Ellipse | None, shape: Ellipse | None
+    ) -> _Posed | None:
+        """The posture from the edge and the silhouette against the empty
+        still (:func:`choose_outline`); when they disagree, the spotter's
+        call, unless no face reads inside a round edge."""
+        s = self.settings
+        outline, unsure = choose_outline(edge, shape, s)
+        if outline is None:
+            return None
+        if not (unsure and edge is not None and shape is not None):
+            return _Posed(outline, self._posture(outline, shape is not None))
+        doubt = f"edge {edge.ratio:.2f}, silhouette {shape.ratio:.2f}"
+        # (Only a silhouette much less round than the edge: one cut short,
+        # or a leaning coin's. A coin tilted towards the camera looks round
+        # to both, and its face reads like a flat coin's.)
+        if edge.ratio - shape.ratio > s.disagree and self._no_face_inside(crop, edge, shape):
+            return _Posed(
+                outline, Posture.LEANING, note=f"{doubt}: leaning, no face reads inside the edge"
+            )
+        return _Posed(outline, Posture.INDETERMINATE, doubt=doubt)
+
+    def _by_change(
+        self,
+        crop: Image,
+        edge: Ellipse | None,
+        background: Frame | None,
+        x: float,
+        y: float,
+        half: float,
+    ) -> _Posed | None:
+        """The posture from the edge; when it is not a clean circle, from
+        what changed since the empty floor's preview when that is less
+        round: a coin on edge or leaning has a weak or broken edge (or one
+        merged with a seam or a line), and what changed shows it whatever
+        its edges."""
+        s = self.settings
+        outline = edge
+        if background is not None and (edge is None or edge.ratio < s.flat_ratio):
             floor = self.crop(background, x, y, half, MASK_STEP)
             coarse = self.calibration.px_per_mm(x, y, background.full_size)
-            blur = 0.4 * s.crop_px / MASK_STEP / d_mm / coarse
-            changed = segment_outline(crop, floor, s.crop_px, blur)
-            changed = _near_middle(changed, crop, s.crop_px)
-            if changed is not None and (outline is None or changed.ratio <= s.leaning_ratio):
+            blur = 0.4 * s.crop_px / MASK_STEP / s.coin_diameter_mm / coarse
+            changed = _near_middle(segment_outline(crop, floor, s.crop_px, blur), crop, s.crop_px)
+            if changed is not None and (edge is None or changed.ratio <= s.leaning_ratio):
                 outline = changed
-        if outline is None:
-            reasons.append(f"no coin outline near ({x:.0f}, {y:.0f}) mm")
-            return None
-        ppm = s.crop_px / d_mm
-        cx, cy = x - half + outline.x / ppm, y - half + outline.y / ppm
-        coin_px = d_mm * self.calibration.px_per_mm(cx, cy, still.full_size)
-        if settled is not None:
-            posture = settled
-        else:
-            posture = Posture.INDETERMINATE if doubt else self._posture(outline, silhouette)
-        if posture is Posture.FLAT and halves.covered:
-            # A coin tilted towards the camera looks round; its shadow does not.
-            reach = far_shadow(halves.crop, halves.empty, outline, ppm, STILL_STEP)
-            if reach > s.far_shadow:
-                posture = Posture.LEANING
-                note = f"round, but shadow beyond a flat coin's ({reach:.2f}): leaning"
-        if posture is not Posture.FLAT:
+        return None if outline is None else _Posed(outline, self._posture(outline))
+
+    def _by_shadow(self, posed: _Posed, halves: _Halves) -> _Posed:
+        """A coin that looks flat, leaning when its shadow reaches beyond a
+        flat coin's (a coin tilted towards the camera looks round; its
+        shadow does not)."""
+        if posed.posture is not Posture.FLAT or not halves.covered:
+            return posed
+        s = self.settings
+        ppm = s.crop_px / s.coin_diameter_mm
+        reach = far_shadow(halves.crop, halves.empty, posed.outline, ppm, STILL_STEP)
+        if reach <= s.far_shadow:
+            return posed
+        note = f"round, but shadow beyond a flat coin's ({reach:.2f}): leaning"
+        return replace(posed, posture=Posture.LEANING, note=note)
+
+    def _observe(
+        self,
+        still: Frame,
+        crop: Image,
+        posed: _Posed,
+        x: float,
+        y: float,
+        half: float,
+        reasons: list[str],
+    ) -> Observation:
+        """The observation of a coin outlined and posed in the crop around (x, y)."""
+        s, outline = self.settings, posed.outline
+        cx, cy = self._floor_point(outline, x, y, half)
+        coin_px = s.coin_diameter_mm * self.calibration.px_per_mm(cx, cy, still.full_size)
+        if posed.posture is not Posture.FLAT:
             cx, cy = self._under(cx, cy, outline.ratio)
-        zone, _ = self.calibration.layout.zone(cx, cy, d_mm / 2)
-        clearance = self.calibration.layout.in_out_clearance(cx, cy, d_mm / 2)
+        zone, _ = self.calibration.layout.zone(cx, cy, s.coin_diameter_mm / 2)
         base = Observation(
             found=True,
-            posture=posture,
+            posture=posed.posture,
             zone=zone,
             x_mm=cx,
             y_mm=cy,
             coin_px=coin_px,
             axis_ratio=outline.ratio,
         )
-        why = list(reasons)
-        if note:
-            why.append(note)
+        why = [*reasons, posed.note] if posed.note else list(reasons)
+        clearance = self.calibration.layout.in_out_clearance(cx, cy, s.coin_diameter_mm / 2)
         if clearance < s.tolerance_mm:
             # In or out is not known: no zone, so the verdict is the spotter's.
             # The face of a flat coin is still read (the evidence says it, and
             # the benchmark counts it), but it decides nothing.
             why.append(f"{clearance:.1f} mm from the in/out boundary: too close to call")
             near = replace(base, zone=None, crop=_png(crop))
-            if posture is Posture.FLAT:
+            if posed.posture is Posture.FLAT:
                 face, confidence, scores = self._face(crop, outline, why)
                 near = replace(near, face=face, confidence=confidence, scores=scores)
             return replace(near, reasons=(*why,))
-        if posture is not Posture.FLAT or zone is Zone.OUTSIDE:
-            if posture is Posture.INDETERMINATE:
-                why.append(f"{doubt or f'axis ratio {outline.ratio:.2f}'}: flat or leaning?")
+        if posed.posture is not Posture.FLAT or zone is Zone.OUTSIDE:
+            if posed.posture is Posture.INDETERMINATE:
+                why.append(f"{posed.doubt or f'axis ratio {outline.ratio:.2f}'}: flat or leaning?")
             return replace(base, reasons=(*why,), crop=_png(crop))
         face, confidence, scores = self._face(crop, outline, why)
-        small = _face_crop(crop, outline)
         return replace(
             base,
             face=face,
             confidence=confidence,
             scores=scores,
             reasons=(*why,),
-            crop=_png(small),
+            crop=_png(_face_crop(crop, outline)),
         )
 
     def _under(self, x: float, y: float, ratio: float) -> tuple[float, float]:
