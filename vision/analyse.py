@@ -37,6 +37,9 @@ from vision.coinface import (
 from vision.floor import scaled, translate
 from vision.locate import Candidate, find_changed, find_circles, find_slivers
 from vision.model import CoinFace, Frame, Image, Observation, Posture, VisionError, Zone
+from vision.posture import Settings as Settings
+from vision.posture import choose_outline as choose_outline
+from vision.posture import near_middle
 from vision.references import References
 from vision.shadow import far_shadow
 from vision.silhouette import edge_silhouette, segment_outline
@@ -53,52 +56,6 @@ where the whole ring had said "no silhouette" (and it moved the silhouette
 a pixel down and right). On the tuning rigs
 50000-50009 and 80000-80009 (2,000 landings), against full resolution: 22
 landings more right, 4 fewer wrong, 18 fewer sent to the spotter."""
-
-
-@dataclass(frozen=True, slots=True)
-class Settings:
-    """The analysis thresholds (the ``[camera]`` table sets the first three)."""
-
-    coin_diameter_mm: float = 24.0
-    margin: float = 0.08
-    """Face: the winning face's score must beat the other's by this much."""
-    tolerance_mm: float = 2.0
-    """In/out: closer than this to the boundary, the spotter decides."""
-    min_score: float = 0.2
-    flat_ratio: float = 0.89
-    leaning_ratio: float = 0.88
-    """Posture by the edge's axis ratio: flat at or above, leaning at or below."""
-    flat_silhouette: float = 0.94
-    leaning_silhouette: float = 0.92
-    """Posture by the silhouette against the empty still: a flat coin's,
-    rim band included, measures 0.95-1 (the edge's less, with its shadow or
-    a line merged in), a coin leaning 30 degrees about 0.9 seen from above."""
-    min_fill: float = 0.7
-    """A silhouette less filled than this is no silhouette (see ``segment_outline``)."""
-    disagree: float = 0.06
-    """The edge and the silhouette against the empty still differ by more
-    than this in axis ratio: flat or leaning is the spotter's call."""
-    round_edge: float = 0.93
-    """An edge fit at least this round with a silhouette below
-    ``flat_silhouette``: the two disagree (a leaning coin's edge, even merged
-    with its rim band, rarely measures this round; a flat coin's silhouette
-    reads less round than it is where part of it matches the floor), so flat
-    or leaning is the spotter's call, not a cleet. Chosen on rigs 50000-50019
-    and 80000-80019 (not the benchmark's): the lowest edge ratio at which no
-    coin ruled leaning there went to the spotter instead."""
-    coin_thickness_mm: float = 2.0
-    """Only to place a leaning coin's middle (see ``Analyser._under``)."""
-    far_shadow: float = 0.72
-    """A coin that looks flat is leaning when the floor beyond where a flat
-    coin's shadow can reach (``vision.shadow``) is darker than the empty
-    still by more than this (log ratio times mm in its darkest sector): a
-    shadow 30 % deep (0.36) reaching 2 mm farther. On the tuning rigs
-    (50000-50019, 80000-80019: 2,321 flat coins with a face read) a flat
-    coin's measured at most 0.57; 3 of the 11 cleets called a face there
-    measured more (0.83-3.5)."""
-    crop_px: int = 96
-    extent: float = 1.6
-    """The crop reaches this many diameters from the located centre."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,7 +190,7 @@ class Analyser:
             found = self._silhouette(halves)
             if found is None and edge is None:
                 found = self._edges_silhouette(crop, empty_still, x, y, half)
-            shape = _near_middle(found, crop, self.settings.crop_px)
+            shape = near_middle(found, crop, self.settings.crop_px)
             if found is not None and shape is None and not again:
                 # The preview located the coin with its shadow: look again
                 # around what changed, as a leaning coin's shadow cannot.
@@ -252,12 +209,12 @@ class Analyser:
         then, when nothing is found there, at full resolution."""
         s = self.settings
         outlines = Outlines(crop, s.crop_px)  # (the second look reuses the first's work)
-        outline = _near_middle(outlines.find(coarse=True), crop, s.crop_px)
+        outline = near_middle(outlines.find(coarse=True), crop, s.crop_px)
         if outline is None:
             # (An outline found but not round is not searched again at full
             # resolution: that search, a third of a leaning coin's time, only
             # added a second circle guess beside the same edge contour.)
-            outline = _near_middle(outlines.find(), crop, s.crop_px)
+            outline = near_middle(outlines.find(), crop, s.crop_px)
         return outline
 
     def _edges_silhouette(
@@ -318,7 +275,7 @@ class Analyser:
             floor = self.crop(background, x, y, half, MASK_STEP)
             coarse = self.calibration.px_per_mm(x, y, background.full_size)
             blur = 0.4 * s.crop_px / MASK_STEP / s.coin_diameter_mm / coarse
-            changed = _near_middle(segment_outline(crop, floor, s.crop_px, blur), crop, s.crop_px)
+            changed = near_middle(segment_outline(crop, floor, s.crop_px, blur), crop, s.crop_px)
             if changed is not None and (edge is None or changed.ratio <= s.leaning_ratio):
                 outline = changed
         return None if outline is None else _Posed(outline, self._posture(outline))
@@ -511,38 +468,6 @@ class _Halves:
         return self._analyser.crop(
             self._empty_still, self._x + shift, self._y + shift, self._half, STILL_STEP
         )
-
-
-def choose_outline(
-    edge: Ellipse | None, shape: Ellipse | None, settings: Settings
-) -> tuple[Ellipse | None, bool]:
-    """The outline to judge the posture by, from the edge fit and the
-    silhouette against the empty still, and whether they disagree: the
-    silhouette when there is one (a shadow only dims the floor, so it is left
-    out; an edge merged with the shadow or a line measures a flat coin too
-    oval, one merged with a leaning coin's rim band too round). When the edge
-    says flat and the silhouette much less round, part of the coin matches
-    the floor (silver on a white line) or the edge is a ghost: unsure; so
-    too when the edge is round (``round_edge``) and the silhouette says
-    anything but flat."""
-    if shape is None:
-        return edge, False
-    unsure = edge is not None and (
-        (edge.ratio >= settings.flat_ratio and edge.ratio - shape.ratio > settings.disagree)
-        or (edge.ratio >= settings.round_edge and shape.ratio < settings.flat_silhouette)
-    )
-    return shape, unsure
-
-
-def _near_middle(outline: Ellipse | None, crop: Image, diameter: float) -> Ellipse | None:
-    """``outline``, unless it lies off where the coin was located (the crop's
-    middle) by more than 3/4 of a diameter: then it is a seam, a line or the
-    floor's grain, not the coin."""
-    if outline is None:
-        return None
-    h, w = crop.shape[:2]
-    off = math.hypot(outline.x - w / 2, outline.y - h / 2)
-    return outline if off <= 0.75 * diameter else None
 
 
 def _on_sensor(cand: Candidate, frame: Frame) -> np.ndarray:
