@@ -186,10 +186,11 @@ class Analyser:
         crop = self.crop(still, x, y, half)
         halves = _Halves(self, crop, empty_still, x, y, half)
         edge = self._edge(crop)
-        if empty_still is not None and (edge is None or edge.ratio < CLEAN) and halves.covered:
+        if empty_still is not None and not self._clean(crop, edge) and halves.covered:
             # (``covered``: a windowed still may not cover the crop.)
             found = self._silhouette(halves)
-            if found is None and edge is None:
+            if found is None and (edge is None or edge.ratio >= CLEAN):
+                # (A clean circle looked past: a blob larger than a coin.)
                 found = self._edges_silhouette(crop, empty_still, x, y, half)
             shape = near_middle(found, crop, self.settings.crop_px)
             if found is not None and shape is None and not again:
@@ -204,6 +205,20 @@ class Analyser:
             reasons.append(f"no coin outline near ({x:.0f}, {y:.0f}) mm")
             return None
         return self._observe(still, crop, self._by_shadow(posed, halves), x, y, half, reasons)
+
+    def _clean(self, crop: Image, edge: Ellipse | None) -> bool:
+        """Whether ``edge`` is a clean circle that no silhouette needs to
+        confirm: round, and, when larger than a coin (``big_edge``), with
+        a face read inside it. A coin leaning with its shadow against it can
+        make one round blob, larger than a coin; the face inside that
+        matches neither registered face."""
+        if edge is None or edge.ratio < CLEAN:
+            return False
+        return not self._oversized(edge) or not self._no_face(crop, edge)
+
+    def _oversized(self, edge: Ellipse) -> bool:
+        """Whether ``edge`` is larger than a flat coin's edge (``big_edge``)."""
+        return edge.major > self.settings.big_edge * self.settings.crop_px
 
     def _edge(self, crop: Image) -> Ellipse | None:
         """The coin's edge fit near the crop's middle: at half resolution,
@@ -284,16 +299,25 @@ class Analyser:
     def _by_shadow(self, posed: _Posed, halves: _Halves) -> _Posed:
         """A coin that looks flat, leaning when its shadow reaches beyond a
         flat coin's (a coin tilted towards the camera looks round; its
-        shadow does not)."""
-        if posed.posture is not Posture.FLAT or not halves.covered:
-            return posed
+        shadow does not); one whose outline leaves flat or leaning open
+        (``doubt_ratio`` or rounder), leaning by a shorter shadow."""
         s = self.settings
+        if posed.posture is Posture.FLAT:
+            most = s.far_shadow
+        elif posed.posture is Posture.INDETERMINATE and posed.outline.ratio >= s.doubt_ratio:
+            most = s.doubt_shadow
+        else:
+            return posed
+        if not halves.covered:
+            return posed
         ppm = s.crop_px / s.coin_diameter_mm
         reach = far_shadow(halves.crop, halves.empty, posed.outline, ppm, STILL_STEP)
-        if reach <= s.far_shadow:
+        if reach <= most:
             return posed
-        note = f"round, but shadow beyond a flat coin's ({reach:.2f}): leaning"
-        return replace(posed, posture=Posture.LEANING, note=note)
+        said = posed.doubt or f"axis ratio {posed.outline.ratio:.2f}"
+        was = "round" if posed.posture is Posture.FLAT else said
+        note = f"{was}, but shadow beyond a flat coin's ({reach:.2f}): leaning"
+        return replace(posed, posture=Posture.LEANING, note=note, doubt="")
 
     def _observe(
         self,
@@ -406,9 +430,17 @@ class Analyser:
         there. The converse does not hold: a coin leaning 33-36 degrees
         read its face clearly inside the edge on tuning rigs 60002 and 90000,
         so a face that reads leaves it to the spotter."""
-        if self.references is None or shape.ratio > self.settings.leaning_silhouette:
+        if shape.ratio > self.settings.leaning_silhouette:
             return False
-        return self._face(crop, edge, [])[0] is CoinFace.INDETERMINATE
+        return self._no_face(crop, edge)
+
+    def _no_face(self, crop: Image, outline: Ellipse) -> bool:
+        """Whether a registered coin's face reads as neither face (below the
+        margin) inside ``outline``."""
+        return (
+            self.references is not None
+            and self._face(crop, outline, [])[0] is CoinFace.INDETERMINATE
+        )
 
     def _face(
         self, crop: Image, outline: Ellipse, why: list[str]

@@ -47,6 +47,13 @@ class Settings:
     or leaning is the spotter's call, not a cleet. Chosen on rigs 50000-50019
     and 80000-80019 (not the benchmark's): the lowest edge ratio at which no
     coin ruled leaning there went to the spotter instead."""
+    big_edge: float = 1.08
+    """A clean round edge more than this many coin diameters across with no
+    face read inside it is not taken at once: a coin leaning with its
+    shadow against it can make one round blob (about 1.15 diameters), so
+    its silhouette against the empty still is asked, as for an edge that
+    is not clean. On tuning seeds 60 and 90 a flat coin's clean edge
+    measured up to about 1.11 (1.15 under low light), but its face read."""
     coin_thickness_mm: float = 2.0
     """Only to place a leaning coin's middle (see ``Analyser._under``)."""
     far_shadow: float = 0.72
@@ -57,6 +64,12 @@ class Settings:
     (50000-50019, 80000-80019: 2,321 flat coins with a face read) a flat
     coin's measured at most 0.57; 3 of the 11 cleets called a face there
     measured more (0.83-3.5)."""
+    doubt_shadow: float = 0.5
+    doubt_ratio: float = 0.85
+    """A coin whose outline, at least ``doubt_ratio`` round, leaves flat or
+    leaning open is leaning when its shadow reaches beyond a flat coin's by
+    more than ``doubt_shadow`` (as ``far_shadow``, less: the outline
+    already says it may lean)."""
     crop_px: int = 96
     extent: float = 1.6
     """The crop reaches this many diameters from the located centre."""
