@@ -402,3 +402,50 @@ def test_a_shadow_is_counted_only_beyond_where_a_flat_coins_can_reach() -> None:
     near, far = (shrunk(with_shadow(r), 2) for r in (0.8 * BEYOND_MM, BEYOND_MM + 6.0))
     assert far_shadow(near, half, coin, ppm) < 0.2 * s.far_shadow
     assert far_shadow(far, half, coin, ppm) > s.far_shadow
+
+
+@pytest.mark.parametrize(
+    ("rig_seed", "land"),
+    [
+        # Tuning seed 60 (bench.vision_misses --seed 60), landings 60001#71,
+        # 60001#90 and 60002#28: coins leaning 47-57 degrees whose shadow
+        # lies against them and rounds them off. The edge fit is one clean
+        # circle about 1.15 diameters across around coin and shadow, its
+        # face matches neither registered face at 0.17-0.26 ("faces too
+        # alike"), and its shadow, measured from that circle, reaches
+        # nowhere. Main asked the spotter (a face reading by chance would
+        # have been called heads or tails). Its silhouette against the
+        # empty still leaves the shadow out: 0.50-0.66.
+        (
+            60001,
+            Landing(722.1, 664.2, "tails", rotation_deg=75.5, tilt_deg=55.7, tilt_dir_deg=116.0),
+        ),
+        (
+            60001,
+            Landing(939.1, 1223.9, "heads", rotation_deg=314.4, tilt_deg=57.3, tilt_dir_deg=123.1),
+        ),
+        # (silver on the white line: no filled silhouette, its new edges outline it)
+        (
+            60002,
+            Landing(611.1, 15.5, "tails", rotation_deg=173.0, tilt_deg=47.1, tilt_dir_deg=339.6),
+        ),
+    ],
+)
+def test_a_round_edge_larger_than_a_coin_is_coin_and_shadow(rig_seed: int, land: Landing) -> None:
+    obs = _registered_landing(rig_seed, land, 10)
+    assert any("leaning, no face reads inside the edge" in r for r in obs.reasons), obs.reasons
+    assert obs.posture is Posture.LEANING and obs.verdict == "edge", obs.reasons
+    assert obs.axis_ratio is not None and obs.axis_ratio < 0.7  # the coin's own outline
+
+
+def test_an_undecided_outline_with_a_far_shadow_is_leaning() -> None:
+    # Tuning seed 60, landing 60000#28: a coin leaning 49 degrees whose
+    # silhouette measures 0.94 (flat or leaning by the outline alone) and
+    # whose shadow reaches beyond a flat coin's by 0.71: short of what makes
+    # a round-looking coin leaning (0.72), enough for one whose outline
+    # already says it may lean. Main asked the spotter.
+    land = Landing(1421.9, 1280.9, "heads", rotation_deg=137.7, tilt_deg=49.1, tilt_dir_deg=296.6)
+    obs = _registered_landing(60000, land, 20)
+    assert obs.axis_ratio is not None and 0.92 < obs.axis_ratio < 0.94
+    assert any("but shadow beyond a flat coin's" in r for r in obs.reasons), obs.reasons
+    assert obs.posture is Posture.LEANING and obs.verdict == "edge", obs.reasons

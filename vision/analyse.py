@@ -31,12 +31,16 @@ from vision.coinface import (
     Outlines,
     best_similarity,
     face_feature,
-    find_outline,
     shrunk,
 )
+from vision.facecrop import face_crop, on_sensor
+from vision.facecrop import reference_crop as reference_crop
 from vision.floor import scaled, translate
 from vision.locate import Candidate, find_changed, find_circles, find_slivers
 from vision.model import CoinFace, Frame, Image, Observation, Posture, VisionError, Zone
+from vision.posture import Settings as Settings
+from vision.posture import choose_outline as choose_outline
+from vision.posture import near_middle
 from vision.references import References
 from vision.shadow import far_shadow
 from vision.silhouette import edge_silhouette, segment_outline
@@ -56,49 +60,15 @@ landings more right, 4 fewer wrong, 18 fewer sent to the spotter."""
 
 
 @dataclass(frozen=True, slots=True)
-class Settings:
-    """The analysis thresholds (the ``[camera]`` table sets the first three)."""
+class _Posed:
+    """An outline in crop pixels and the posture judged from it."""
 
-    coin_diameter_mm: float = 24.0
-    margin: float = 0.08
-    """Face: the winning face's score must beat the other's by this much."""
-    tolerance_mm: float = 2.0
-    """In/out: closer than this to the boundary, the spotter decides."""
-    min_score: float = 0.2
-    flat_ratio: float = 0.89
-    leaning_ratio: float = 0.88
-    """Posture by the edge's axis ratio: flat at or above, leaning at or below."""
-    flat_silhouette: float = 0.94
-    leaning_silhouette: float = 0.92
-    """Posture by the silhouette against the empty still: a flat coin's,
-    rim band included, measures 0.95-1 (the edge's less, with its shadow or
-    a line merged in), a coin leaning 30 degrees about 0.9 seen from above."""
-    min_fill: float = 0.7
-    """A silhouette less filled than this is no silhouette (see ``segment_outline``)."""
-    disagree: float = 0.06
-    """The edge and the silhouette against the empty still differ by more
-    than this in axis ratio: flat or leaning is the spotter's call."""
-    round_edge: float = 0.93
-    """An edge fit at least this round with a silhouette below
-    ``flat_silhouette``: the two disagree (a leaning coin's edge, even merged
-    with its rim band, rarely measures this round; a flat coin's silhouette
-    reads less round than it is where part of it matches the floor), so flat
-    or leaning is the spotter's call, not a cleet. Chosen on rigs 50000-50019
-    and 80000-80019 (not the benchmark's): the lowest edge ratio at which no
-    coin ruled leaning there went to the spotter instead."""
-    coin_thickness_mm: float = 2.0
-    """Only to place a leaning coin's middle (see ``Analyser._under``)."""
-    far_shadow: float = 0.72
-    """A coin that looks flat is leaning when the floor beyond where a flat
-    coin's shadow can reach (``vision.shadow``) is darker than the empty
-    still by more than this (log ratio times mm in its darkest sector): a
-    shadow 30 % deep (0.36) reaching 2 mm farther. On the tuning rigs
-    (50000-50019, 80000-80019: 2,321 flat coins with a face read) a flat
-    coin's measured at most 0.57; 3 of the 11 cleets called a face there
-    measured more (0.83-3.5)."""
-    crop_px: int = 96
-    extent: float = 1.6
-    """The crop reaches this many diameters from the located centre."""
+    outline: Ellipse
+    posture: Posture
+    note: str = ""
+    """Why a coin was ruled leaning against its outline's say, for the reasons."""
+    doubt: str = ""
+    """Why flat or leaning is the spotter's call, when it is."""
 
 
 @dataclass
@@ -124,12 +94,12 @@ class Analyser:
         reasons: list[str] = []
         tried = self.candidates(preview, background)[:3]
         for cand in tried:
-            x, y = self.calibration.to_floor(_on_sensor(cand, preview), preview.full_size)[0]
+            x, y = self.calibration.to_floor(on_sensor(cand, preview), preview.full_size)[0]
             obs = self._judge(still, float(x), float(y), reasons, background, empty_still)
             if obs is not None:
                 return obs
         for cand in self.faint_candidates(preview, background, tried)[:3]:
-            x, y = self.calibration.to_floor(_on_sensor(cand, preview), preview.full_size)[0]
+            x, y = self.calibration.to_floor(on_sensor(cand, preview), preview.full_size)[0]
             obs = self._judge(still, float(x), float(y), reasons, background, empty_still)
             if obs is not None:
                 return obs
@@ -208,119 +178,197 @@ class Analyser:
         *,
         again: bool = False,
     ) -> Observation | None:
-        s = self.settings
-        d_mm = s.coin_diameter_mm
-        half = s.extent * d_mm
+        """The coin located at floor point (x, y) mm, judged on a crop of
+        ``still`` around it; None (with a reason) when no outline is there.
+        ``again``: this is the second look, around a silhouette found off
+        the first crop's middle."""
+        half = self.settings.extent * self.settings.coin_diameter_mm
         crop = self.crop(still, x, y, half)
-        outlines = Outlines(crop, s.crop_px)  # (the second look reuses the first's work)
         halves = _Halves(self, crop, empty_still, x, y, half)
-        outline = _near_middle(outlines.find(coarse=True), crop, s.crop_px)
-        if outline is None:  # nothing at half resolution: look closer before giving up
-            # (An outline found but not round is not searched again at full
-            # resolution: that search, a third of a leaning coin's time, only
-            # added a second circle guess beside the same edge contour.)
-            outline = _near_middle(outlines.find(), crop, s.crop_px)
-        doubt, note, silhouette = "", "", False
-        settled: Posture | None = None
-        if (
-            empty_still is not None
-            and (outline is None or outline.ratio < CLEAN)
-            and halves.covered  # (a windowed still may not)
-        ):
-            # Not a clean circle: the silhouette against the empty floor's still.
+        edge = self._edge(crop)
+        if empty_still is not None and not self._clean(crop, edge) and halves.covered:
+            # (``covered``: a windowed still may not cover the crop.)
             found = self._silhouette(halves)
-            if found is None and outline is None:
-                # Neither an edge nor a filled silhouette: a grey coin on the
-                # white line, as dark as a shadow; its new edges outline it
-                # (at the crop's resolution: an edge is a pixel or two wide).
-                floor = self.crop(empty_still, x, y, half)
-                found = edge_silhouette(crop, floor, s.crop_px)
-            shape = _near_middle(found, crop, s.crop_px)
+            if found is None and (edge is None or edge.ratio >= CLEAN):
+                # (A clean circle looked past: a blob larger than a coin.)
+                found = self._edges_silhouette(crop, empty_still, x, y, half)
+            shape = near_middle(found, crop, self.settings.crop_px)
             if found is not None and shape is None and not again:
                 # The preview located the coin with its shadow: look again
                 # around what changed, as a leaning coin's shadow cannot.
-                ppm = s.crop_px / d_mm
-                nx, ny = x - half + found.x / ppm, y - half + found.y / ppm
+                nx, ny = self._floor_point(found, x, y, half)
                 return self._judge(still, nx, ny, reasons, background, empty_still, again=True)
-            edge, silhouette = outline, shape is not None
-            outline, unsure = choose_outline(edge, shape, s)
-            if unsure and edge is not None and shape is not None:
-                doubt = f"edge {edge.ratio:.2f}, silhouette {shape.ratio:.2f}"
-                # (Only a silhouette much less round than the edge: one cut
-                # short, or a leaning coin's. A coin tilted towards the
-                # camera looks round to both, and its face reads like a
-                # flat coin's.)
-                if edge.ratio - shape.ratio > s.disagree and self._no_face_inside(
-                    crop, edge, shape
-                ):
-                    note = f"{doubt}: leaning, no face reads inside the edge"
-                    settled, doubt = Posture.LEANING, ""
-        elif background is not None and (outline is None or outline.ratio < s.flat_ratio):
-            # Not a clean circle: a coin on edge or leaning has a weak or broken
-            # edge (or one merged with a seam or a line); what changed since the
-            # empty floor shows it whatever its edges.
-            floor = self.crop(background, x, y, half, MASK_STEP)
-            coarse = self.calibration.px_per_mm(x, y, background.full_size)
-            blur = 0.4 * s.crop_px / MASK_STEP / d_mm / coarse
-            changed = segment_outline(crop, floor, s.crop_px, blur)
-            changed = _near_middle(changed, crop, s.crop_px)
-            if changed is not None and (outline is None or changed.ratio <= s.leaning_ratio):
-                outline = changed
-        if outline is None:
+            posed = self._by_silhouette(crop, edge, shape)
+        else:
+            posed = self._by_change(crop, edge, background, x, y, half)
+        if posed is None:
             reasons.append(f"no coin outline near ({x:.0f}, {y:.0f}) mm")
             return None
-        ppm = s.crop_px / d_mm
-        cx, cy = x - half + outline.x / ppm, y - half + outline.y / ppm
-        coin_px = d_mm * self.calibration.px_per_mm(cx, cy, still.full_size)
-        if settled is not None:
-            posture = settled
+        return self._observe(still, crop, self._by_shadow(posed, halves), x, y, half, reasons)
+
+    def _clean(self, crop: Image, edge: Ellipse | None) -> bool:
+        """Whether ``edge`` is a clean circle that no silhouette needs to
+        confirm: round, and, when larger than a coin (``big_edge``), with
+        a face read inside it. A coin leaning with its shadow against it can
+        make one round blob, larger than a coin; the face inside that
+        matches neither registered face."""
+        if edge is None or edge.ratio < CLEAN:
+            return False
+        return not self._oversized(edge) or not self._no_face(crop, edge)
+
+    def _oversized(self, edge: Ellipse) -> bool:
+        """Whether ``edge`` is larger than a flat coin's edge (``big_edge``)."""
+        return edge.major > self.settings.big_edge * self.settings.crop_px
+
+    def _edge(self, crop: Image) -> Ellipse | None:
+        """The coin's edge fit near the crop's middle: at half resolution,
+        then, when nothing is found there, at full resolution."""
+        s = self.settings
+        outlines = Outlines(crop, s.crop_px)  # (the second look reuses the first's work)
+        outline = near_middle(outlines.find(coarse=True), crop, s.crop_px)
+        if outline is None:
+            # (An outline found but not round is not searched again at full
+            # resolution: that search, a third of a leaning coin's time, only
+            # added a second circle guess beside the same edge contour.)
+            outline = near_middle(outlines.find(), crop, s.crop_px)
+        return outline
+
+    def _edges_silhouette(
+        self, crop: Image, empty_still: Frame, x: float, y: float, half: float
+    ) -> Ellipse | None:
+        """Neither an edge nor a filled silhouette: a grey coin on the white
+        line, as dark as a shadow; its new edges outline it (at the crop's
+        resolution: an edge is a pixel or two wide)."""
+        floor = self.crop(empty_still, x, y, half)
+        return edge_silhouette(crop, floor, self.settings.crop_px)
+
+    def _floor_point(
+        self, outline: Ellipse, x: float, y: float, half: float
+    ) -> tuple[float, float]:
+        """The floor point (mm) of ``outline``'s centre in the crop around (x, y)."""
+        ppm = self.settings.crop_px / self.settings.coin_diameter_mm
+        return x - half + outline.x / ppm, y - half + outline.y / ppm
+
+    def _by_silhouette(
+        self, crop: Image, edge: Ellipse | None, shape: Ellipse | None
+    ) -> _Posed | None:
+        """The posture from the edge and the silhouette against the empty
+        still (:func:`choose_outline`); when they disagree, the spotter's
+        call, unless no face reads inside a round edge."""
+        s = self.settings
+        outline, unsure = choose_outline(edge, shape, s)
+        if outline is None:
+            return None
+        if not (unsure and edge is not None and shape is not None):
+            return _Posed(outline, self._posture(outline, shape is not None))
+        doubt = f"edge {edge.ratio:.2f}, silhouette {shape.ratio:.2f}"
+        # (Only a silhouette much less round than the edge: one cut short,
+        # or a leaning coin's. A coin tilted towards the camera looks round
+        # to both, and its face reads like a flat coin's.)
+        if edge.ratio - shape.ratio > s.disagree and self._no_face_inside(crop, edge, shape):
+            return _Posed(
+                outline, Posture.LEANING, note=f"{doubt}: leaning, no face reads inside the edge"
+            )
+        return _Posed(outline, Posture.INDETERMINATE, doubt=doubt)
+
+    def _by_change(
+        self,
+        crop: Image,
+        edge: Ellipse | None,
+        background: Frame | None,
+        x: float,
+        y: float,
+        half: float,
+    ) -> _Posed | None:
+        """The posture from the edge; when it is not a clean circle, from
+        what changed since the empty floor's preview when that is less
+        round: a coin on edge or leaning has a weak or broken edge (or one
+        merged with a seam or a line), and what changed shows it whatever
+        its edges."""
+        s = self.settings
+        outline = edge
+        if background is not None and (edge is None or edge.ratio < s.flat_ratio):
+            floor = self.crop(background, x, y, half, MASK_STEP)
+            coarse = self.calibration.px_per_mm(x, y, background.full_size)
+            blur = 0.4 * s.crop_px / MASK_STEP / s.coin_diameter_mm / coarse
+            changed = near_middle(segment_outline(crop, floor, s.crop_px, blur), crop, s.crop_px)
+            if changed is not None and (edge is None or changed.ratio <= s.leaning_ratio):
+                outline = changed
+        return None if outline is None else _Posed(outline, self._posture(outline))
+
+    def _by_shadow(self, posed: _Posed, halves: _Halves) -> _Posed:
+        """A coin that looks flat, leaning when its shadow reaches beyond a
+        flat coin's (a coin tilted towards the camera looks round; its
+        shadow does not); one whose outline leaves flat or leaning open
+        (``doubt_ratio`` or rounder), leaning by a shorter shadow."""
+        s = self.settings
+        if posed.posture is Posture.FLAT:
+            most = s.far_shadow
+        elif posed.posture is Posture.INDETERMINATE and posed.outline.ratio >= s.doubt_ratio:
+            most = s.doubt_shadow
         else:
-            posture = Posture.INDETERMINATE if doubt else self._posture(outline, silhouette)
-        if posture is Posture.FLAT and halves.covered:
-            # A coin tilted towards the camera looks round; its shadow does not.
-            reach = far_shadow(halves.crop, halves.empty, outline, ppm, STILL_STEP)
-            if reach > s.far_shadow:
-                posture = Posture.LEANING
-                note = f"round, but shadow beyond a flat coin's ({reach:.2f}): leaning"
-        if posture is not Posture.FLAT:
+            return posed
+        if not halves.covered:
+            return posed
+        ppm = s.crop_px / s.coin_diameter_mm
+        reach = far_shadow(halves.crop, halves.empty, posed.outline, ppm, STILL_STEP)
+        if reach <= most:
+            return posed
+        said = posed.doubt or f"axis ratio {posed.outline.ratio:.2f}"
+        was = "round" if posed.posture is Posture.FLAT else said
+        note = f"{was}, but shadow beyond a flat coin's ({reach:.2f}): leaning"
+        return replace(posed, posture=Posture.LEANING, note=note, doubt="")
+
+    def _observe(
+        self,
+        still: Frame,
+        crop: Image,
+        posed: _Posed,
+        x: float,
+        y: float,
+        half: float,
+        reasons: list[str],
+    ) -> Observation:
+        """The observation of a coin outlined and posed in the crop around (x, y)."""
+        s, outline = self.settings, posed.outline
+        cx, cy = self._floor_point(outline, x, y, half)
+        coin_px = s.coin_diameter_mm * self.calibration.px_per_mm(cx, cy, still.full_size)
+        if posed.posture is not Posture.FLAT:
             cx, cy = self._under(cx, cy, outline.ratio)
-        zone, _ = self.calibration.layout.zone(cx, cy, d_mm / 2)
-        clearance = self.calibration.layout.in_out_clearance(cx, cy, d_mm / 2)
+        zone, _ = self.calibration.layout.zone(cx, cy, s.coin_diameter_mm / 2)
         base = Observation(
             found=True,
-            posture=posture,
+            posture=posed.posture,
             zone=zone,
             x_mm=cx,
             y_mm=cy,
             coin_px=coin_px,
             axis_ratio=outline.ratio,
         )
-        why = list(reasons)
-        if note:
-            why.append(note)
+        why = [*reasons, posed.note] if posed.note else list(reasons)
+        clearance = self.calibration.layout.in_out_clearance(cx, cy, s.coin_diameter_mm / 2)
         if clearance < s.tolerance_mm:
             # In or out is not known: no zone, so the verdict is the spotter's.
             # The face of a flat coin is still read (the evidence says it, and
             # the benchmark counts it), but it decides nothing.
             why.append(f"{clearance:.1f} mm from the in/out boundary: too close to call")
             near = replace(base, zone=None, crop=_png(crop))
-            if posture is Posture.FLAT:
+            if posed.posture is Posture.FLAT:
                 face, confidence, scores = self._face(crop, outline, why)
                 near = replace(near, face=face, confidence=confidence, scores=scores)
             return replace(near, reasons=(*why,))
-        if posture is not Posture.FLAT or zone is Zone.OUTSIDE:
-            if posture is Posture.INDETERMINATE:
-                why.append(f"{doubt or f'axis ratio {outline.ratio:.2f}'}: flat or leaning?")
+        if posed.posture is not Posture.FLAT or zone is Zone.OUTSIDE:
+            if posed.posture is Posture.INDETERMINATE:
+                why.append(f"{posed.doubt or f'axis ratio {outline.ratio:.2f}'}: flat or leaning?")
             return replace(base, reasons=(*why,), crop=_png(crop))
         face, confidence, scores = self._face(crop, outline, why)
-        small = _face_crop(crop, outline)
         return replace(
             base,
             face=face,
             confidence=confidence,
             scores=scores,
             reasons=(*why,),
-            crop=_png(small),
+            crop=_png(face_crop(crop, outline)),
         )
 
     def _under(self, x: float, y: float, ratio: float) -> tuple[float, float]:
@@ -382,9 +430,17 @@ class Analyser:
         there. The converse does not hold: a coin leaning 33-36 degrees
         read its face clearly inside the edge on tuning rigs 60002 and 90000,
         so a face that reads leaves it to the spotter."""
-        if self.references is None or shape.ratio > self.settings.leaning_silhouette:
+        if shape.ratio > self.settings.leaning_silhouette:
             return False
-        return self._face(crop, edge, [])[0] is CoinFace.INDETERMINATE
+        return self._no_face(crop, edge)
+
+    def _no_face(self, crop: Image, outline: Ellipse) -> bool:
+        """Whether a registered coin's face reads as neither face (below the
+        margin) inside ``outline``."""
+        return (
+            self.references is not None
+            and self._face(crop, outline, [])[0] is CoinFace.INDETERMINATE
+        )
 
     def _face(
         self, crop: Image, outline: Ellipse, why: list[str]
@@ -447,55 +503,6 @@ class _Halves:
         )
 
 
-def choose_outline(
-    edge: Ellipse | None, shape: Ellipse | None, settings: Settings
-) -> tuple[Ellipse | None, bool]:
-    """The outline to judge the posture by, from the edge fit and the
-    silhouette against the empty still, and whether they disagree: the
-    silhouette when there is one (a shadow only dims the floor, so it is left
-    out; an edge merged with the shadow or a line measures a flat coin too
-    oval, one merged with a leaning coin's rim band too round). When the edge
-    says flat and the silhouette much less round, part of the coin matches
-    the floor (silver on a white line) or the edge is a ghost: unsure; so
-    too when the edge is round (``round_edge``) and the silhouette says
-    anything but flat."""
-    if shape is None:
-        return edge, False
-    unsure = edge is not None and (
-        (edge.ratio >= settings.flat_ratio and edge.ratio - shape.ratio > settings.disagree)
-        or (edge.ratio >= settings.round_edge and shape.ratio < settings.flat_silhouette)
-    )
-    return shape, unsure
-
-
-def _near_middle(outline: Ellipse | None, crop: Image, diameter: float) -> Ellipse | None:
-    """``outline``, unless it lies off where the coin was located (the crop's
-    middle) by more than 3/4 of a diameter: then it is a seam, a line or the
-    floor's grain, not the coin."""
-    if outline is None:
-        return None
-    h, w = crop.shape[:2]
-    off = math.hypot(outline.x - w / 2, outline.y - h / 2)
-    return outline if off <= 0.75 * diameter else None
-
-
-def _on_sensor(cand: Candidate, frame: Frame) -> np.ndarray:
-    return np.array([[cand.x + frame.origin[0], cand.y + frame.origin[1]]])
-
-
-def _face_crop(crop: Image, outline: Ellipse) -> Image:
-    """The coin alone, 1.2 diameters square, centred: a reference or the evidence."""
-    half = 0.6 * outline.major
-    m = translate(half - outline.x, half - outline.y)
-    n = math.ceil(2 * half)
-    return np.asarray(
-        cv2.warpPerspective(
-            crop, m, (n, n), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-        ),
-        np.uint8,
-    )
-
-
 PNG_PARAMS = [cv2.IMWRITE_PNG_COMPRESSION, 0]
 """The evidence PNG stored, not compressed: the same pixels in a quarter of
 a millisecond instead of 14-17 ms for the 1.6-diameter crop of a leaning
@@ -510,22 +517,3 @@ def _png(image: Image) -> bytes:
     if not ok:
         raise VisionError("could not encode the crop as PNG")
     return bytes(data.tobytes())
-
-
-def reference_crop(
-    analyser: Analyser, preview: Frame, still: Frame | None = None, background: Frame | None = None
-) -> Image:
-    """The face crop of the one flat coin in view, to register as a reference (1.3.2)."""
-    still = still or preview
-    s = analyser.settings
-    for cand in analyser.candidates(preview, background)[:3]:
-        x, y = analyser.calibration.to_floor(_on_sensor(cand, preview), preview.full_size)[0]
-        half = s.extent * s.coin_diameter_mm
-        crop = analyser.crop(still, float(x), float(y), half)
-        outline = find_outline(crop, s.crop_px, flat=True)
-        if outline is None:
-            continue
-        if outline.ratio < s.flat_ratio:
-            raise VisionError(f"the coin is not flat (axis ratio {outline.ratio:.2f}): lay it flat")
-        return _face_crop(crop, outline)
-    raise VisionError("no coin found: lay the coin flat in the middle of the square")

@@ -1,0 +1,107 @@
+"""Flat or leaning: the analysis's thresholds, and which outline the posture
+is judged by (the edge fit or the silhouette against the empty still).
+
+>>> s = Settings()
+>>> edge, shape = Ellipse(100, 100, 96, 93, 0), Ellipse(110, 100, 96, 60, 90)
+>>> choose_outline(edge, shape, s) == (shape, True)  # a round edge, a half silhouette
+True
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from vision.coinface import Ellipse
+from vision.model import Image
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """The analysis thresholds (the ``[camera]`` table sets the first three)."""
+
+    coin_diameter_mm: float = 24.0
+    margin: float = 0.08
+    """Face: the winning face's score must beat the other's by this much."""
+    tolerance_mm: float = 2.0
+    """In/out: closer than this to the boundary, the spotter decides."""
+    min_score: float = 0.2
+    flat_ratio: float = 0.89
+    leaning_ratio: float = 0.88
+    """Posture by the edge's axis ratio: flat at or above, leaning at or below."""
+    flat_silhouette: float = 0.94
+    leaning_silhouette: float = 0.92
+    """Posture by the silhouette against the empty still: a flat coin's,
+    rim band included, measures 0.95-1 (the edge's less, with its shadow or
+    a line merged in), a coin leaning 30 degrees about 0.9 seen from above."""
+    min_fill: float = 0.7
+    """A silhouette less filled than this is no silhouette (see ``segment_outline``)."""
+    disagree: float = 0.06
+    """The edge and the silhouette against the empty still differ by more
+    than this in axis ratio: flat or leaning is the spotter's call."""
+    round_edge: float = 0.93
+    """An edge fit at least this round with a silhouette below
+    ``flat_silhouette``: the two disagree (a leaning coin's edge, even merged
+    with its rim band, rarely measures this round; a flat coin's silhouette
+    reads less round than it is where part of it matches the floor), so flat
+    or leaning is the spotter's call, not a cleet. Chosen on rigs 50000-50019
+    and 80000-80019 (not the benchmark's): the lowest edge ratio at which no
+    coin ruled leaning there went to the spotter instead."""
+    big_edge: float = 1.08
+    """A clean round edge more than this many coin diameters across with no
+    face read inside it is not taken at once: a coin leaning with its
+    shadow against it can make one round blob (about 1.15 diameters), so
+    its silhouette against the empty still is asked, as for an edge that
+    is not clean. On tuning seeds 60 and 90 a flat coin's clean edge
+    measured up to about 1.11 (1.15 under low light), but its face read."""
+    coin_thickness_mm: float = 2.0
+    """Only to place a leaning coin's middle (see ``Analyser._under``)."""
+    far_shadow: float = 0.72
+    """A coin that looks flat is leaning when the floor beyond where a flat
+    coin's shadow can reach (``vision.shadow``) is darker than the empty
+    still by more than this (log ratio times mm in its darkest sector): a
+    shadow 30 % deep (0.36) reaching 2 mm farther. On the tuning rigs
+    (50000-50019, 80000-80019: 2,321 flat coins with a face read) a flat
+    coin's measured at most 0.57; 3 of the 11 cleets called a face there
+    measured more (0.83-3.5)."""
+    doubt_shadow: float = 0.5
+    doubt_ratio: float = 0.85
+    """A coin whose outline, at least ``doubt_ratio`` round, leaves flat or
+    leaning open is leaning when its shadow reaches beyond a flat coin's by
+    more than ``doubt_shadow`` (as ``far_shadow``, less: the outline
+    already says it may lean)."""
+    crop_px: int = 96
+    extent: float = 1.6
+    """The crop reaches this many diameters from the located centre."""
+
+
+def choose_outline(
+    edge: Ellipse | None, shape: Ellipse | None, settings: Settings
+) -> tuple[Ellipse | None, bool]:
+    """The outline to judge the posture by, from the edge fit and the
+    silhouette against the empty still, and whether they disagree: the
+    silhouette when there is one (a shadow only dims the floor, so it is left
+    out; an edge merged with the shadow or a line measures a flat coin too
+    oval, one merged with a leaning coin's rim band too round). When the edge
+    says flat and the silhouette much less round, part of the coin matches
+    the floor (silver on a white line) or the edge is a ghost: unsure; so
+    too when the edge is round (``round_edge``) and the silhouette says
+    anything but flat."""
+    if shape is None:
+        return edge, False
+    unsure = edge is not None and (
+        (edge.ratio >= settings.flat_ratio and edge.ratio - shape.ratio > settings.disagree)
+        or (edge.ratio >= settings.round_edge and shape.ratio < settings.flat_silhouette)
+    )
+    return shape, unsure
+
+
+def near_middle(outline: Ellipse | None, crop: Image, diameter: float) -> Ellipse | None:
+    """``outline``, unless it lies off where the coin was located (the crop's
+    middle) by more than 3/4 of a diameter: then it is a seam, a line or the
+    floor's grain, not the coin."""
+    if outline is None:
+        return None
+    h, w = crop.shape[:2]
+    off = math.hypot(outline.x - w / 2, outline.y - h / 2)
+    return outline if off <= 0.75 * diameter else None
