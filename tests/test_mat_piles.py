@@ -380,3 +380,29 @@ def test_a_ring_is_looked_for_on_a_large_wink_with_a_clean_outline() -> None:
     obs, m = _benched(CLEAN_OUTLINE, 32210)
     assert len(obs.winks) == 3 and sorted(t.id for t in m.values()) == ["b1", "b4", "g2"]
     assert _pairs(obs, m) == {("b1", "g2"), ("b4", "b1"), ("b4", "g2")}
+
+
+# From tuning seeds 32614, 32402 and 33351: a pair of one colour, a wink of
+# another colour lying on both and over all of one's edge where it runs
+# across the other. Compared whole, third wink's edge and shadow and all,
+# the two edges differ by 0.3-21 grey levels and were read upside down: a
+# false squop, where nothing shows which is on top.
+EDGES_UNDER_A_THIRD = (
+    (32614, MatScene((TrueWink("b6", -498.8392, 35.9427), TrueWink("b4", -486.1355, 30.7818, 1),
+                      TrueWink("g3", -492.0817, 32.4206, 2)))),
+    (32402, MatScene((TrueWink("g1", -251.2536, -141.9282), TrueWink("g4", -264.2713, -139.4586, 1),
+                      TrueWink("y4", -256.735, -135.2916, 2)))),
+    (33351, MatScene((TrueWink("b2", 708.9687, -99.529), TrueWink("b3", 717.9581, -89.2814, 1),
+                      TrueWink("y3", 713.0631, -96.9182, 2)))),
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("rig_seed, scene", EDGES_UNDER_A_THIRD)
+def test_one_colour_pair_with_its_edges_under_a_third_wink_is_not_guessed(
+    rig_seed: int, scene: MatScene
+) -> None:
+    truth = {(w.id, b) for w in scene.field() for b in scene.on(w)}
+    top = scene.field()[2].id
+    seen = _isolated(scene, rig_seed)
+    assert seen <= truth  # no false squop
+    assert {(a, b) for a, b in truth if a == top} <= seen  # the third wink on both is read
