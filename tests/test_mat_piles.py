@@ -406,3 +406,24 @@ def test_one_colour_pair_with_its_edges_under_a_third_wink_is_not_guessed(
     seen = _isolated(scene, rig_seed)
     assert seen <= truth  # no false squop
     assert {(a, b) for a, b in truth if a == top} <= seen  # the third wink on both is read
+
+
+# From tuning seeds 33359, 33524 and 33181: a 16 mm wink nearly concentric on
+# a 22 mm one of its colour (3-5 mm off). On a blue or red face, grey is a
+# third of the face's own channel: the ring scored 3.7-4.7 in grey (under
+# RING_MIN) and 7.3-16.6 in the face's channel.
+DARK_FACE_RINGS = (
+    (33359, MatScene((TrueWink("b1", 638.5819, -279.8757), TrueWink("g1", 628.3005, -270.2734, 1),
+                      TrueWink("b4", 635.5287, -281.1301, 2)))),
+    (33524, MatScene((TrueWink("b2", 27.7505, -144.7106), TrueWink("b5", 28.0907, -147.9838, 1)))),
+    (33181, MatScene((TrueWink("g2", -697.7312, -21.7214), TrueWink("g3", -696.2614, -17.2785, 1),
+                      TrueWink("r3", -686.4724, -10.7198, 2)))),
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("rig_seed, scene", DARK_FACE_RINGS)
+def test_a_ring_is_looked_for_in_its_face_colours_channel(rig_seed: int, scene: MatScene) -> None:
+    obs, m = _benched(scene, rig_seed)
+    assert len(obs.winks) == len(m) == len(scene.winks)
+    assert _pairs(obs, m) == {(w.id, b) for w in scene.field() for b in scene.on(w)}
+
