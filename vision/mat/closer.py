@@ -51,9 +51,11 @@ seeds 34000-34057: p95 0.27, 5 of 249 over 0.30."""
 def groups(fits: list[Fit]) -> list[list[int]]:
     """The winks worth a closer look: each set of winks within
     :data:`GAP_MM` of one another or of one blob of colour (a wink the video
-    did not fit may join them) with some wink not seen whole or some two
-    overlapping (winks seen whole and apart, or merely touching, are read
-    well enough from the video)."""
+    did not fit may join them) with some wink not seen whole, some two
+    overlapping, or a large wink whose outline fits loosely
+    (:data:`RINGED_RMS_MM`: perhaps a small one lies on it); winks seen
+    whole and apart, or merely touching, are read well enough from the
+    video."""
     parent = list(range(len(fits)))
 
     def root(i: int) -> int:
