@@ -191,7 +191,7 @@ def stack(circ: list[Circle], colours: list[Colour], masks: dict[Colour, Mask],
             continue
         i_on_top = share > 0.5
         on[i if i_on_top else j].add(j if i_on_top else i)
-    _one_colour(same, on, grey, cal, circ)
+    _one_colour(same, on, grey, cal, circ, colours)
     while unsure:  # again while a pair left undecided may be decided by the others' levels
         levels = pile_levels(len(circ), on)
         left = []
@@ -219,53 +219,54 @@ def stack(circ: list[Circle], colours: list[Colour], masks: dict[Colour, Mask],
 
 
 def _one_colour(pairs: list[tuple[int, int, list[int]]], on: dict[int, set[int]],
-                grey: NDArray[np.uint8], cal: MatCalibration,
-                circ: list[Circle]) -> None:  # fmt: skip
-    """Order the pairs of one colour into ``on``: by a wink of another colour
-    (``between``) on one and under the other (its edges and shadow on the
-    two make the edges' darkness unreliable), else by their edges. A pair
-    whose edges a third wink may hide waits until other pairs put that wink
-    under either (as often as not the lowest of a pile of three: it hides
-    nothing); failing that, neither is said to be on the other."""
-    while pairs:
-        left = []
-        for i, j, between in pairs:
-            if any(k in on[i] and j in on[k] for k in between):
-                i_on_top: bool | None = True
-            elif any(k in on[j] and i in on[k] for k in between):
-                i_on_top = False
-            else:
-                i_on_top = _edge_over(grey, cal, circ, i, j, on[i] | on[j])
-            if i_on_top is None:
-                left.append((i, j, between))
-                continue
+                grey: NDArray[np.uint8], cal: MatCalibration, circ: list[Circle],
+                colours: list[Colour]) -> None:  # fmt: skip
+    """Order the pairs of one colour into ``on`` (after the pairs of colours
+    that are clear): by a wink of another colour (``between``) on one and
+    under the other (its edges and shadow on the two make the edges'
+    darkness unreliable), else by their edges (:func:`_edge_over`)."""
+    for i, j, between in pairs:
+        if any(k in on[i] and j in on[k] for k in between):
+            i_on_top: bool | None = True
+        elif any(k in on[j] and i in on[k] for k in between):
+            i_on_top = False
+        else:
+            foreign = [k for k, c in enumerate(colours) if c is not colours[i]
+                       and not (k in on[i] and k in on[j])]  # fmt: skip
+            i_on_top = _edge_over(grey, cal, circ, i, j, foreign)
+        if i_on_top is not None:
             on[i if i_on_top else j].add(j if i_on_top else i)
-        if len(left) == len(pairs):
-            return
-        pairs = left
 
 
 def _edge_over(grey: NDArray[np.uint8], cal: MatCalibration, circ: list[Circle], i: int,
-               j: int, under: set[int]) -> bool | None:  # fmt: skip
+               j: int, foreign: list[int]) -> bool | None:  # fmt: skip
     """One colour: i lies on j (i's edge on j's face is the darker), judged
     clear of third winks over both (their dark edges and shadows fall on
-    the two edges) but those in ``under`` (known to lie under either: they
-    hide nothing). None: an edge that runs across the other's face runs
-    wholly under or along third winks (until session 9 the whole arcs were
-    compared then, third winks' edges and shadows and all; where those
-    winks lay over the pair, they were read upside down as often as not on
-    tuning seeds 32000-33999, a false squop where leaving the pair
-    undecided costs only the miss)."""
+    the two edges). Where an edge runs wholly under or along them, judged
+    clear of only those of another colour that may lie over the pair
+    (``foreign``: not known to lie under both), else on the whole edges;
+    and where those hide an edge wholly, None: neither is said to be on the
+    other. (Until session 9 the whole edges were compared then too, the
+    third wink's edge and shadow and all, and read upside down on tuning
+    seeds 32402, 32508, 32614, 33085, 33351: false squops, where leaving
+    the pair undecided costs only the miss.)"""
     a, b = circ[i], circ[j]
-    third = [c for k, c in enumerate(circ) if k not in (i, j) and k not in under
+    third = [k for k, c in enumerate(circ) if k not in (i, j)
              and overlap(c, a) > 0 and overlap(c, b) > 0]  # fmt: skip
-    da, db = arc_darkness(grey, cal, a, b, third), arc_darkness(grey, cal, b, a, third)
+    da, db = _arcs(grey, cal, a, b, [circ[k] for k in third])
     if math.isinf(da) or math.isinf(db):
-        wa, wb = arc_darkness(grey, cal, a, b), arc_darkness(grey, cal, b, a)
-        if math.isinf(da) > math.isinf(wa) or math.isinf(db) > math.isinf(wb):
-            return None  # hidden by a third wink, not merely too short to read
-        da, db = wa, wb
+        wa, wb = _arcs(grey, cal, a, b, [])
+        fa, fb = _arcs(grey, cal, a, b, [circ[k] for k in third if k in foreign])
+        if math.isinf(fa) > math.isinf(wa) or math.isinf(fb) > math.isinf(wb):
+            return None  # hidden by a wink of another colour, not merely too short to read
+        da, db = (fa, fb) if not (math.isinf(fa) or math.isinf(fb)) else (wa, wb)
     return da < db
+
+
+def _arcs(grey: NDArray[np.uint8], cal: MatCalibration, a: Circle, b: Circle,
+          others: Sequence[Circle]) -> tuple[float, float]:  # fmt: skip
+    """:func:`arc_darkness` of a's edge inside b and of b's inside a."""
+    return arc_darkness(grey, cal, a, b, others), arc_darkness(grey, cal, b, a, others)
 
 
 MAX_LEVEL = 5
