@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from controller.games.tiddlywinks.geometry import Colour
 from vision.mat.camera import MatCalibration
 from vision.mat.layout import WINK_THICKNESS_MM
 from vision.mat.relations import Circle
@@ -49,6 +50,23 @@ EDGE_MM = 0.25
 ring under the rim reach half a millimetre out)."""
 SIDE_MM = 1.1
 """How far either side of the edge the faces are sampled."""
+
+
+CHANNEL = {Colour.BLUE: 0, Colour.GREEN: 1, Colour.RED: 2}
+"""The channel (BGR) in which a face of each colour is brightest against a
+dark edge: a blue face is three times as bright in blue as in grey, so its
+ring darkens a share of its face twice the grey one's, and the noise on
+that share is a third of grey's. Yellow, bright in green and red, is read
+in grey."""
+
+
+def face_channel(image: NDArray[np.uint8], grey: NDArray[np.uint8],
+                 colour: Colour) -> NDArray[np.uint8]:  # fmt: skip
+    """The picture a ring on a face of ``colour`` is looked for in
+    (:data:`CHANNEL`; grey for yellow)."""
+    if colour not in CHANNEL:
+        return grey
+    return np.ascontiguousarray(image[..., CHANNEL[colour]])
 
 
 def score(grey: NDArray[np.uint8], cal: MatCalibration, lower: Circle, centres: Floats,

@@ -117,7 +117,7 @@ def find_winks(pic: Picture) -> Found:
         grey = np.asarray(cv2.cvtColor(pic.image, cv2.COLOR_BGR2GRAY), np.uint8)
     known: list[tuple[int, int]] = []
     if pic.loose_mm < 1.0:  # a still: its rings show small winks on large ones
-        for ring, lower in _ringed(pic.cal, grey, fits):
+        for ring, lower in _ringed(pic.cal, pic.image, grey, fits):
             known.append((len(fits), lower))
             fits.append(ring)
     colours = [f.colour for f in fits]
@@ -283,7 +283,7 @@ outlines in the still crops of seeds 34000-34599 fit better (none with a
 small wink on them), and searching them all cost 2 ms a frame."""
 
 
-def _ringed(cal: MatCalibration, grey: NDArray[np.uint8],
+def _ringed(cal: MatCalibration, image: NDArray[np.uint8], grey: NDArray[np.uint8],
             fits: list[Fit]) -> list[tuple[Fit, int]]:  # fmt: skip
     """Small winks found by their dark edge on a large wink of their
     colour that no small wink of its colour lies on yet
@@ -303,7 +303,7 @@ def _ringed(cal: MatCalibration, grey: NDArray[np.uint8],
                 or any(relations.overlap(g.circle(), a) > 0 for g in small)):  # fmt: skip
             continue
         others = [g.circle() for g in fits if g is not f and relations.overlap(g.circle(), a) > 0]
-        got = rings.find(grey, cal, a, others)
+        got = rings.find(rings.face_channel(image, grey, f.colour), cal, a, others)
         if got is not None and got[2] >= rings.RING_MIN:
             out.append((Fit(f.colour, 16, got[0], got[1], 0.0, False, -1, 0.0), i))
     return out
