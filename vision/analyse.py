@@ -303,7 +303,7 @@ class Analyser:
             # The face of a flat coin is still read (the evidence says it, and
             # the benchmark counts it), but it decides nothing.
             why.append(f"{clearance:.1f} mm from the in/out boundary: too close to call")
-            near = replace(base, zone=None, crop=_png(crop))
+            near = replace(base, zone=None, picture=crop)
             if posture is Posture.FLAT:
                 face, confidence, scores = self._face(crop, outline, why)
                 near = replace(near, face=face, confidence=confidence, scores=scores)
@@ -311,7 +311,7 @@ class Analyser:
         if posture is not Posture.FLAT or zone is Zone.OUTSIDE:
             if posture is Posture.INDETERMINATE:
                 why.append(f"{doubt or f'axis ratio {outline.ratio:.2f}'}: flat or leaning?")
-            return replace(base, reasons=(*why,), crop=_png(crop))
+            return replace(base, reasons=(*why,), picture=crop)
         face, confidence, scores = self._face(crop, outline, why)
         small = _face_crop(crop, outline)
         return replace(
@@ -320,7 +320,7 @@ class Analyser:
             confidence=confidence,
             scores=scores,
             reasons=(*why,),
-            crop=_png(small),
+            picture=small,
         )
 
     def _under(self, x: float, y: float, ratio: float) -> tuple[float, float]:
@@ -494,22 +494,6 @@ def _face_crop(crop: Image, outline: Ellipse) -> Image:
         ),
         np.uint8,
     )
-
-
-PNG_PARAMS = [cv2.IMWRITE_PNG_COMPRESSION, 0]
-"""The evidence PNG stored, not compressed: the same pixels in a quarter of
-a millisecond instead of 14-17 ms for the 1.6-diameter crop of a leaning
-coin (libpng's adaptive row filters and Huffman coding), twice the size
-(about 280 KB instead of 140 KB for a 307 px crop)."""
-if hasattr(cv2, "IMWRITE_PNG_FILTER"):  # (not in every OpenCV: then libpng picks the filters)
-    PNG_PARAMS += [cv2.IMWRITE_PNG_FILTER, cv2.IMWRITE_PNG_FILTER_NONE]
-
-
-def _png(image: Image) -> bytes:
-    ok, data = cv2.imencode(".png", image, PNG_PARAMS)
-    if not ok:
-        raise VisionError("could not encode the crop as PNG")
-    return bytes(data.tobytes())
 
 
 def reference_crop(
