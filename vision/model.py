@@ -165,7 +165,12 @@ def png(image: Image) -> bytes:
     """``image`` as a PNG stored, not compressed: the same pixels in a
     quarter of a millisecond instead of 14-17 ms for the 1.6-diameter crop
     of a leaning coin (libpng's adaptive row filters and Huffman coding),
-    twice the size (about 280 KB instead of 140 KB for a 307 px crop)."""
+    twice the size (about 280 KB instead of 140 KB for a 307 px crop).
+
+    >>> data = png(np.full((4, 6, 3), 200, np.uint8))
+    >>> data[1:4], len(data) > 4 * 6 * 3
+    (b'PNG', True)
+    """
     import cv2
 
     ok, data = cv2.imencode(".png", image, _png_params())
