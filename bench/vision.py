@@ -186,7 +186,7 @@ def timing(seed: int, repeats: int = 30) -> None:
         ),
         "locate in the 1280x720 preview": lambda: analyser.candidates(preview, empty),
         # Timed on its own: the judgement of the crop at the located point.
-        "classify one crop (rectify, outline, face, evidence PNG)": lambda: analyser._judge(
+        "classify one crop (rectify, outline, face, evidence picture)": lambda: analyser._judge(
             still, x, y, [], empty
         ),
         "whole analysis (locate, rectify, outline, face)": lambda: analyser.analyse(
@@ -199,7 +199,7 @@ def timing(seed: int, repeats: int = 30) -> None:
         goal = "<= 5 ms" if name.startswith("classify") else ""
         _row(name, f"{t * 1000:.2f} ms ({t / base:.1f}x baseline)", goal)
     locate = times["locate in the 1280x720 preview"]
-    classify = times["classify one crop (rectify, outline, face, evidence PNG)"]
+    classify = times["classify one crop (rectify, outline, face, evidence picture)"]
     _row(
         "Pi 5 estimate (3x): locate / classify",
         f"{3 * locate * 1000:.0f} / {3 * classify * 1000:.0f} ms",

@@ -10,8 +10,9 @@ per tree, alternating which goes first; each worker renders the same scenes
 
 - ``locate``: the candidates in the 1280x720 preview;
 - ``classify``: the judgement of one crop at the located point (rectify,
-  outline, silhouette against the empty still, face, evidence PNG), timed on
-  its own: never negative, and locate is not in it;
+  outline, silhouette against the empty still, face, evidence picture; since
+  session 9 its PNG is encoded when the evidence is saved, not here), timed
+  on its own: never negative, and locate is not in it;
 - ``whole``: ``Analyser.analyse`` (locate + classify).
 
 Prints p50 / p95 of all samples per tree and the load average before and after.

@@ -10,7 +10,6 @@ import pytest
 cv2 = pytest.importorskip("cv2")
 
 from vision import coinface, ranks, silhouette  # noqa: E402
-from vision.analyse import _png  # noqa: E402
 from vision.coinface import (  # noqa: E402
     Ellipse,
     Outlines,
@@ -21,6 +20,7 @@ from vision.coinface import (  # noqa: E402
     soft,
 )
 from vision.locate import components  # noqa: E402
+from vision.model import png  # noqa: E402
 from vision.silhouette import LOG8, SAMPLE_FROM, coin_mask  # noqa: E402
 
 
@@ -29,10 +29,42 @@ def test_the_evidence_png_is_stored_with_the_crops_exact_pixels() -> None:
     # least the raw size (compressing it took 14-17 ms for a leaning coin's crop).
     ramp = np.linspace(0, 255, 307, dtype=np.float32)
     crop = np.dstack([np.add.outer(ramp, ramp) / 2] * 3).astype(np.uint8)
-    data = _png(crop)
+    data = png(crop)
     back = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_UNCHANGED)
     assert np.array_equal(back, crop)
     assert len(data) >= crop.size
+
+
+def test_the_judgement_keeps_the_evidence_picture_and_encodes_it_when_asked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The PNG is made when the evidence is saved, not inside the timed judgement.
+    from vision.analyse import Analyser
+    from vision.calibration import calibrate
+    from vision.floor import FloorLayout
+    from vision.synth.art import CoinDesign
+    from vision.synth.scene import Landing, Rig, render
+
+    layout = FloorLayout(180.0, 8.0, 30.0)
+    rig = Rig.make(3, coin_px=80.0, layout=layout, tilt=40.0)
+    empty = render(rig, None, None, seed=1)
+    analyser = Analyser(calibrate(empty, layout))
+    encoded: list[int] = []
+    encode = cv2.imencode
+
+    def counted(ext: str, image: np.ndarray, params: list[int]) -> tuple[bool, np.ndarray]:
+        encoded.append(image.size)
+        ok, data = encode(ext, image, params)
+        return bool(ok), np.asarray(data)
+
+    monkeypatch.setattr(cv2, "imencode", counted)
+    for land in (Landing(90, 90, "heads"), Landing(90, 90, "heads", tilt_deg=60)):
+        frame = render(rig, CoinDesign.make(1), land, seed=2)
+        obs = analyser.analyse(frame, frame, empty)
+        assert obs.found and obs.picture is not None and encoded == []
+        back = cv2.imdecode(np.frombuffer(obs.crop, np.uint8), cv2.IMREAD_UNCHANGED)
+        assert np.array_equal(back, obs.picture) and encoded == [obs.picture.size]
+        encoded.clear()
 
 
 def _mask_as_before(crop: np.ndarray, floor: np.ndarray, blur: float) -> np.ndarray:
@@ -227,6 +259,25 @@ def test_the_median_is_numpys_bit_for_bit() -> None:
     assert ranks.median(np.array([-0.0, -0.0], np.float32)).tobytes() == (
         np.median(np.array([-0.0, -0.0], np.float32)).tobytes()
     )
+    for lower, upper in ((-0.0, 0.0), (0.0, -0.0), (-0.0, -0.0), (-1.0, 0.0), (-0.0, 2.0)):
+        pair = np.array([upper, lower, upper, 5.0, -5.0, lower, 7.0, -7.0], np.float32)
+        assert ranks.median(pair).tobytes() == np.median(pair).tobytes()
+
+
+def test_the_median_of_many_values_is_numpys_bit_for_bit() -> None:
+    # The shadow's exposure median: ~18,000 log ratios, odd and even counts
+    # (the lower middle value of an even count as the largest below the upper).
+    rng = np.random.default_rng(23)
+    for n in (17_992, 17_993, 5_929, 5_930, 2, 3):
+        a = np.float32(0.003) + rng.gamma(0.5, 0.01, n).astype(np.float32)
+        for b in (a, -a, np.round(a, 2), np.repeat(a[: n // 4 + 1], 4)[:n]):
+            got, want = ranks.median(b), np.median(b)
+            assert type(got) is type(want) and got.tobytes() == want.tobytes()
+    # Shuffled, where the selection at the upper middle leaves the lower
+    # middle value elsewhere below it (about 1 in 50 of these).
+    for _ in range(300):
+        c = rng.permutation(1000).astype(np.float32)
+        assert ranks.median(c) == np.median(c) == np.float32(499.5)
 
 
 def test_above_the_percentile_is_numpys_bit_for_bit() -> None:

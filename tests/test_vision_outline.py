@@ -265,3 +265,30 @@ def test_a_rim_one_pixel_wide_is_kept_unless_despeckled() -> None:
     opened = coin_mask(crop, floor, 0.0)
     assert int(kept[ring > 0].sum()) > 0.9 * int(ring.sum())
     assert int(opened[ring > 0].sum()) < 0.1 * int(ring.sum())
+
+
+def test_a_landings_circle_is_searched_for_only_within_its_reach_of_the_middle(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The Hough search's time grows with the floor's edges it reads: at half
+    # resolution it reads HOUGH_REACH diameters each side of the middle, and
+    # a coin up to about half a diameter off the middle is found there.
+    seen: list[tuple[int, ...]] = []
+    real = cv2.HoughCircles
+
+    def spied(image: np.ndarray, *args: object, **kw: object) -> object:
+        seen.append(image.shape)
+        return real(image, *args, **kw)
+
+    monkeypatch.setattr(cv2, "HoughCircles", spied)
+    rng = np.random.default_rng(31)
+    for trial in range(4):
+        floor = cv2.GaussianBlur(rng.integers(60, 200, (307, 307, 3), dtype=np.uint8), (0, 0), 2)
+        for off in (0.0, 0.2, 0.4):
+            crop = floor.copy()
+            x, y = 153 + off * D * (-1) ** trial, 153 + off * 0.4 * D
+            cv2.circle(crop, (round(16 * x), round(16 * y)), 48 * 16, (235, 230, 225), -1, 16, 4)
+            found = coinface._circle(crop, D, 2)
+            assert found is not None
+            assert np.hypot(found.x - x, found.y - y) < 1.5 and abs(found.major - D) < 3
+    assert seen and all(abs(max(shape) - coinface.HOUGH_REACH * D) < 1.5 for shape in seen)

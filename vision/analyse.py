@@ -352,7 +352,7 @@ class Analyser:
             # The face of a flat coin is still read (the evidence says it, and
             # the benchmark counts it), but it decides nothing.
             why.append(f"{clearance:.1f} mm from the in/out boundary: too close to call")
-            near = replace(base, zone=None, crop=_png(crop))
+            near = replace(base, zone=None, picture=crop)
             if posed.posture is Posture.FLAT:
                 face, confidence, scores = self._face(crop, outline, why)
                 near = replace(near, face=face, confidence=confidence, scores=scores)
@@ -360,7 +360,7 @@ class Analyser:
         if posed.posture is not Posture.FLAT or zone is Zone.OUTSIDE:
             if posed.posture is Posture.INDETERMINATE:
                 why.append(f"{posed.doubt or f'axis ratio {outline.ratio:.2f}'}: flat or leaning?")
-            return replace(base, reasons=(*why,), crop=_png(crop))
+            return replace(base, reasons=(*why,), picture=crop)
         face, confidence, scores = self._face(crop, outline, why)
         return replace(
             base,
@@ -368,7 +368,7 @@ class Analyser:
             confidence=confidence,
             scores=scores,
             reasons=(*why,),
-            crop=_png(face_crop(crop, outline)),
+            picture=face_crop(crop, outline),
         )
 
     def _under(self, x: float, y: float, ratio: float) -> tuple[float, float]:
@@ -501,19 +501,3 @@ class _Halves:
         return self._analyser.crop(
             self._empty_still, self._x + shift, self._y + shift, self._half, STILL_STEP
         )
-
-
-PNG_PARAMS = [cv2.IMWRITE_PNG_COMPRESSION, 0]
-"""The evidence PNG stored, not compressed: the same pixels in a quarter of
-a millisecond instead of 14-17 ms for the 1.6-diameter crop of a leaning
-coin (libpng's adaptive row filters and Huffman coding), twice the size
-(about 280 KB instead of 140 KB for a 307 px crop)."""
-if hasattr(cv2, "IMWRITE_PNG_FILTER"):  # (not in every OpenCV: then libpng picks the filters)
-    PNG_PARAMS += [cv2.IMWRITE_PNG_FILTER, cv2.IMWRITE_PNG_FILTER_NONE]
-
-
-def _png(image: Image) -> bytes:
-    ok, data = cv2.imencode(".png", image, PNG_PARAMS)
-    if not ok:
-        raise VisionError("could not encode the crop as PNG")
-    return bytes(data.tobytes())

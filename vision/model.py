@@ -2,7 +2,8 @@
 
 No OpenCV type crosses this boundary. A :class:`Frame` holds a numpy image
 (OpenCV's Python images are numpy arrays, so the camera adapters return them
-as they are); an :class:`Observation` holds only Python values and PNG bytes.
+as they are); an :class:`Observation` holds only Python values and its
+evidence picture (a numpy image, given out as PNG bytes).
 
 >>> obs = Observation(found=True, face=CoinFace.HEADS, posture=Posture.FLAT,
 ...     zone=Zone.INSIDE, x_mm=750.0, y_mm=700.0, confidence=0.42, coin_px=80.0)
@@ -12,6 +13,7 @@ as they are); an :class:`Observation` holds only Python values and PNG bytes.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -83,8 +85,9 @@ class Observation:
     """The landed coin as the camera saw it.
 
     ``verdict`` is what the table acts on: ``heads``, ``tails``, ``edge``
-    (a cleet), ``outside`` or ``indeterminate`` (the spotter decides). ``crop``
-    is the rectified full-resolution crop of the coin as PNG bytes, the evidence.
+    (a cleet), ``outside`` or ``indeterminate`` (the spotter decides).
+    ``picture`` is the rectified full-resolution crop of the coin, the
+    evidence; ``crop`` is it as PNG bytes.
     """
 
     found: bool
@@ -98,7 +101,15 @@ class Observation:
     axis_ratio: float | None = None
     scores: dict[str, float] = field(default_factory=dict)
     reasons: tuple[str, ...] = ()
-    crop: bytes = b""
+    picture: Image | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def crop(self) -> bytes:
+        """``picture`` as PNG (b"" when there is none), encoded when asked
+        (:func:`png`): when the evidence is saved, not inside the judgement
+        (0.03 ms for a flat coin's face crop, 0.2 ms for a leaning coin's
+        whole crop)."""
+        return b"" if self.picture is None else png(self.picture)
 
     @property
     def in_area(self) -> bool | None:
@@ -138,3 +149,31 @@ class Observation:
             "scores": {k: round(v, 4) for k, v in self.scores.items()},
             "reasons": list(self.reasons),
         }
+
+
+@functools.cache
+def _png_params() -> list[int]:
+    import cv2  # (here: the controller imports this module without loading OpenCV)
+
+    params = [cv2.IMWRITE_PNG_COMPRESSION, 0]
+    if hasattr(cv2, "IMWRITE_PNG_FILTER"):  # (not in every OpenCV: then libpng picks the filters)
+        params += [cv2.IMWRITE_PNG_FILTER, cv2.IMWRITE_PNG_FILTER_NONE]
+    return params
+
+
+def png(image: Image) -> bytes:
+    """``image`` as a PNG stored, not compressed: the same pixels in a
+    quarter of a millisecond instead of 14-17 ms for the 1.6-diameter crop
+    of a leaning coin (libpng's adaptive row filters and Huffman coding),
+    twice the size (about 280 KB instead of 140 KB for a 307 px crop).
+
+    >>> data = png(np.full((4, 6, 3), 200, np.uint8))
+    >>> data[1:4], len(data) > 4 * 6 * 3
+    (b'PNG', True)
+    """
+    import cv2
+
+    ok, data = cv2.imencode(".png", image, _png_params())
+    if not ok:
+        raise VisionError("could not encode the crop as PNG")
+    return bytes(data.tobytes())

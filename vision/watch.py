@@ -56,7 +56,7 @@ def save_evidence(folder: Path, stem: str, obs: Observation, base: Path) -> str:
     returns the JSON's path relative to ``base`` (the journal's folder)."""
     folder.mkdir(parents=True, exist_ok=True)
     doc = obs.summary()
-    if obs.crop:
+    if obs.picture is not None:
         (folder / f"{stem}.png").write_bytes(obs.crop)
         doc["crop"] = f"{stem}.png"
     path = folder / f"{stem}.json"
