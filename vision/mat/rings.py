@@ -12,7 +12,9 @@ thin band between two lit faces).
 For each 22 mm fit with no wink of its colour on it yet, 16 mm circles
 centred up to :data:`REACH_MM` from its centre are scored by how much
 darker their edge is than the faces either side, where the edge runs over
-the lower wink's face; the best, if it scores :data:`RING_MIN`, is a wink.
+the lower wink's face; the best, if it scores :data:`RING_MIN`
+(:data:`RING_MIN_COVERED` where other winks lie over part of the lower
+one), is a wink.
 """
 
 from __future__ import annotations
