@@ -443,3 +443,21 @@ def test_a_lone_large_wink_with_a_loose_outline_is_looked_at_in_the_still(
     rig_seed: int, scene: MatScene
 ) -> None:
     assert _isolated(scene, rig_seed) == {(w.id, b) for w in scene.field() for b in scene.on(w)}
+
+
+# From tuning seeds 32867 and 32034: a 16 mm wink nearly concentric on a 22 mm
+# one of its colour (3.7-3.9 mm off). 32867's ring, alone on a blue face,
+# scores 6.5 in blue; 32034's, y4 over part of the pile, 5.0 in green (over
+# the part clear of y4). RING_MIN was 7 for both; rings of no wink scored 5.2
+# at most on tuning fits, 2.8 with another wink over part of the lower one.
+WEAK_RINGS = (
+    (32867, MatScene((TrueWink("b1", -562.7828, -144.4855),
+                      TrueWink("b4", -564.3857, -147.8838, 1)))),
+    (32034, MatScene((TrueWink("g2", -55.9345, -82.9432), TrueWink("g3", -59.0241, -85.2599, 1),
+                      TrueWink("y4", -58.8972, -95.7248, 2)))),
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("rig_seed, scene", WEAK_RINGS)
+def test_a_weak_ring_in_the_faces_channel_is_a_wink(rig_seed: int, scene: MatScene) -> None:
+    assert _isolated(scene, rig_seed) == {(w.id, b) for w in scene.field() for b in scene.on(w)}

@@ -304,7 +304,7 @@ def _ringed(cal: MatCalibration, image: NDArray[np.uint8], grey: NDArray[np.uint
             continue
         others = [g.circle() for g in fits if g is not f and relations.overlap(g.circle(), a) > 0]
         got = rings.find(rings.face_channel(image, grey, f.colour), cal, a, others)
-        if got is not None and got[2] >= rings.RING_MIN:
+        if got is not None and got[2] >= (rings.RING_MIN_COVERED if others else rings.RING_MIN):
             out.append((Fit(f.colour, 16, got[0], got[1], 0.0, False, -1, 0.0), i))
     return out
 
