@@ -246,6 +246,22 @@ def test_a_small_coin_on_edge_is_located_by_its_colour() -> None:
     assert np.hypot(obs.x_mm - land.x_mm, obs.y_mm - land.y_mm) < 12
 
 
+def test_a_grey_coin_on_edge_with_no_outline_is_ruled_on_edge_by_its_sliver() -> None:
+    # Rig 60002 (tuning), landing 44: on edge (73 degrees), grey on a grey
+    # floor in a soft still: no edge, no silhouette, too few new edges, so
+    # main sent it to the spotter ("no coin found"). What changed against
+    # the empty still is one solid blob, the sliver and its shadow, 1.1
+    # diameters long and 0.55 wide: a flat coin's is a diameter wide.
+    rig, analyser, empty = _tuning_table(60002)
+    land = Landing(323.6, 155.0, "tails", rotation_deg=77.2, tilt_deg=73.5, tilt_dir_deg=33.8)
+    preview, still, empty_still = _landing_shots(rig, CoinDesign.make(60002 + 104729), land, 40)
+    obs = analyser.analyse(preview, still, empty, empty_still)
+    assert any("a sliver" in r for r in obs.reasons), obs.reasons
+    assert obs.posture is Posture.LEANING and obs.verdict == "edge", obs.reasons
+    assert obs.x_mm is not None and obs.y_mm is not None
+    assert np.hypot(obs.x_mm - land.x_mm, obs.y_mm - land.y_mm) < 12
+
+
 def test_nothing_new_is_no_sliver() -> None:
     rig = Rig.make(50001)
     empty, again = render(rig, None, None, seed=1), render(rig, None, None, seed=2)

@@ -4,6 +4,7 @@ segmentation against the empty floor, and a coin too near the line to call."""
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable
 from dataclasses import replace
 
 import numpy as np
@@ -20,7 +21,12 @@ from vision.coinface import (  # noqa: E402
     find_outline,
 )
 from vision.model import Frame, Observation, Posture  # noqa: E402
-from vision.silhouette import SAMPLE_FROM, coin_mask, segment_outline  # noqa: E402
+from vision.silhouette import (  # noqa: E402
+    SAMPLE_FROM,
+    changed_sliver,
+    coin_mask,
+    segment_outline,
+)
 from vision.synth.art import CoinDesign  # noqa: E402
 from vision.synth.scene import Landing, Rig, render, still_window  # noqa: E402
 
@@ -292,3 +298,40 @@ def test_a_landings_circle_is_searched_for_only_within_its_reach_of_the_middle(
             assert found is not None
             assert np.hypot(found.x - x, found.y - y) < 1.5 and abs(found.major - D) < 3
     assert seen and all(abs(max(shape) - coinface.HOUGH_REACH * D) < 1.5 for shape in seen)
+
+
+def test_a_solid_coin_long_narrow_change_is_a_sliver_and_nothing_else_is() -> None:
+    rng = np.random.default_rng(5)
+    grain = cv2.GaussianBlur(rng.normal(0, 6, (154, 154)).astype(np.float32), (0, 0), 3)
+    floor = np.asarray(np.clip(np.dstack([130 + grain] * 3), 0, 255), np.uint8)
+    bounds = Settings().sliver  # (a coin is 48 px across here: half the crop's resolution)
+
+    def dimmed(draw: Callable[[np.ndarray], None], exposure: float = 1.0) -> np.ndarray:
+        """The floor, ``exposure`` times as bright, dimmed by 30 % where ``draw`` paints."""
+        shade = np.zeros(floor.shape[:2], np.float32)
+        draw(shade)
+        return np.asarray(
+            np.clip(floor * exposure * (1 - 0.3 * shade[..., None]), 0, 255), np.uint8
+        )
+
+    def box(length: float, width: float) -> Callable[[np.ndarray], None]:
+        points = cv2.boxPoints(((77.0, 77.0), (length, width), 30.0)).astype(np.int32)
+        return lambda shade: cv2.fillPoly(shade, [points], 1.0)
+
+    # A grey coin on edge and its shadow beside it, under a brighter exposure.
+    found = changed_sliver(dimmed(box(54.0, 20.0), 1.1), floor, 48.0, bounds)
+    assert found is not None
+    assert abs(found.major - 54) < 3 and abs(found.minor - 20) < 3, found
+    assert abs(found.angle_deg % 180 - 30) < 5 and np.hypot(found.x - 77, found.y - 77) < 2
+    # A flat coin as dark: a diameter wide every way.
+    disc = dimmed(lambda shade: cv2.circle(shade, (77, 77), 24, 1.0, -1))
+    assert changed_sliver(disc, floor, 48.0, bounds) is None
+
+    # A flat coin's thin shadow, a coin long but an arc: not solid.
+    def arc(shade: np.ndarray) -> None:
+        cv2.ellipse(shade, (77, 77), (29, 29), 0, 20, 160, 1.0, 5)
+
+    assert changed_sliver(dimmed(arc), floor, 48.0, bounds) is None
+    # Twice a coin long, or nothing changed: no coin.
+    assert changed_sliver(dimmed(box(110.0, 20.0)), floor, 48.0, bounds) is None
+    assert changed_sliver(floor.copy(), floor, 48.0, bounds) is None

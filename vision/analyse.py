@@ -17,8 +17,8 @@ resolution, judged on a rectified crop of the full-resolution still.
 
 from __future__ import annotations
 
-import functools
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -31,32 +31,23 @@ from vision.coinface import (
     Outlines,
     best_similarity,
     face_feature,
-    shrunk,
 )
 from vision.facecrop import face_crop, on_sensor
 from vision.facecrop import reference_crop as reference_crop
 from vision.floor import scaled, translate
+from vision.halves import STILL_STEP as STILL_STEP
+from vision.halves import Halves
 from vision.locate import Candidate, find_changed, find_circles, find_slivers
-from vision.model import CoinFace, Frame, Image, Observation, Posture, VisionError, Zone
+from vision.model import CoinFace, Frame, Image, Observation, Posture, Zone
 from vision.posture import Settings as Settings
 from vision.posture import choose_outline as choose_outline
 from vision.posture import near_middle
 from vision.references import References
 from vision.shadow import far_shadow
-from vision.silhouette import edge_silhouette, segment_outline
+from vision.silhouette import changed_sliver, edge_silhouette, segment_outline
 
 MASK_STEP = 4
 """The coin is told from the empty floor at a quarter of the crop's resolution."""
-STILL_STEP = 2
-"""... and from the empty floor's still at half of it: a quarter of the pixels
-to warp, compare and label (at full resolution that was about a third of a
-leaning coin's time), and a silhouette outline rounder for a flat coin (a
-ragged pixel edge weighs less). Not despeckled there: a 2 px opening at half
-resolution took a silver coin's thin rim off, leaving a filled half disc
-where the whole ring had said "no silhouette" (and it moved the silhouette
-a pixel down and right). On the tuning rigs
-50000-50009 and 80000-80009 (2,000 landings), against full resolution: 22
-landings more right, 4 fewer wrong, 18 fewer sent to the spotter."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,18 +83,26 @@ class Analyser:
         that ``still`` shows)."""
         still = still or preview
         reasons: list[str] = []
-        tried = self.candidates(preview, background)[:3]
-        for cand in tried:
+        places = []
+        for cand in self._tried(preview, background):
             x, y = self.calibration.to_floor(on_sensor(cand, preview), preview.full_size)[0]
             obs = self._judge(still, float(x), float(y), reasons, background, empty_still)
             if obs is not None:
                 return obs
-        for cand in self.faint_candidates(preview, background, tried)[:3]:
-            x, y = self.calibration.to_floor(on_sensor(cand, preview), preview.full_size)[0]
-            obs = self._judge(still, float(x), float(y), reasons, background, empty_still)
+            places.append((float(x), float(y)))
+        for x, y in places if empty_still is not None else []:
+            # (Only now: a sliver is weaker evidence than any outline.)
+            obs = self._on_edge(still, x, y, reasons, empty_still)
             if obs is not None:
                 return obs
         return Observation(found=False, reasons=(*reasons, "no coin found"))
+
+    def _tried(self, preview: Frame, background: Frame | None) -> Iterator[Candidate]:
+        """The candidates to judge in turn: the best three, then (only when
+        none was a coin) up to three fainter ones."""
+        tried = self.candidates(preview, background)[:3]
+        yield from tried
+        yield from self.faint_candidates(preview, background, tried)[:3]
 
     def candidates(self, preview: Frame, background: Frame | None) -> list[Candidate]:
         """Coin candidates in the preview, best first."""
@@ -184,7 +183,7 @@ class Analyser:
         the first crop's middle."""
         half = self.settings.extent * self.settings.coin_diameter_mm
         crop = self.crop(still, x, y, half)
-        halves = _Halves(self, crop, empty_still, x, y, half)
+        halves = Halves(self, crop, empty_still, x, y, half)
         edge = self._edge(crop)
         if empty_still is not None and not self._clean(crop, edge) and halves.covered:
             # (``covered``: a windowed still may not cover the crop.)
@@ -205,6 +204,30 @@ class Analyser:
             reasons.append(f"no coin outline near ({x:.0f}, {y:.0f}) mm")
             return None
         return self._observe(still, crop, self._by_shadow(posed, halves), x, y, half, reasons)
+
+    def _on_edge(
+        self, still: Frame, x: float, y: float, reasons: list[str], empty_still: Frame | None
+    ) -> Observation | None:
+        """A coin on edge at (x, y) where no outline was found, when what
+        changed against the empty still there is a sliver and its shadow
+        (:func:`changed_sliver`, ``Settings.sliver``); else None."""
+        s = self.settings
+        half = s.extent * s.coin_diameter_mm
+        crop = self.crop(still, x, y, half)
+        halves = Halves(self, crop, empty_still, x, y, half)
+        if not halves.covered:
+            return None
+        found = changed_sliver(halves.crop, halves.empty, s.crop_px / STILL_STEP, s.sliver)
+        if found is None:
+            return None
+        length, width = (v * STILL_STEP / s.crop_px for v in (found.major, found.minor))
+        note = f"no round outline, a sliver {length:.2f} x {width:.2f} diameters changed: on edge"
+        posed = _Posed(found.enlarged(STILL_STEP), Posture.LEANING, note=note)
+        # (Placed less surely than by an outline: the coin stands up to a
+        # diameter high, its shadow beside it; so in or out is called only
+        # a blob's length farther from the line than for an outline.)
+        slack = length * s.coin_diameter_mm
+        return self._observe(still, crop, posed, x, y, half, reasons, slack)
 
     def _clean(self, crop: Image, edge: Ellipse | None) -> bool:
         """Whether ``edge`` is a clean circle that no silhouette needs to
@@ -296,7 +319,7 @@ class Analyser:
                 outline = changed
         return None if outline is None else _Posed(outline, self._posture(outline))
 
-    def _by_shadow(self, posed: _Posed, halves: _Halves) -> _Posed:
+    def _by_shadow(self, posed: _Posed, halves: Halves) -> _Posed:
         """A coin that looks flat, leaning when its shadow reaches beyond a
         flat coin's (a coin tilted towards the camera looks round; its
         shadow does not); one whose outline leaves flat or leaning open
@@ -328,8 +351,11 @@ class Analyser:
         y: float,
         half: float,
         reasons: list[str],
+        slack: float = 0.0,
     ) -> Observation:
-        """The observation of a coin outlined and posed in the crop around (x, y)."""
+        """The observation of a coin outlined and posed in the crop around
+        (x, y); too close to call in or out within ``tolerance_mm`` plus
+        ``slack`` (mm) of the line."""
         s, outline = self.settings, posed.outline
         cx, cy = self._floor_point(outline, x, y, half)
         coin_px = s.coin_diameter_mm * self.calibration.px_per_mm(cx, cy, still.full_size)
@@ -347,7 +373,7 @@ class Analyser:
         )
         why = [*reasons, posed.note] if posed.note else list(reasons)
         clearance = self.calibration.layout.in_out_clearance(cx, cy, s.coin_diameter_mm / 2)
-        if clearance < s.tolerance_mm:
+        if clearance < s.tolerance_mm + slack:
             # In or out is not known: no zone, so the verdict is the spotter's.
             # The face of a flat coin is still read (the evidence says it, and
             # the benchmark counts it), but it decides nothing.
@@ -388,9 +414,9 @@ class Analyser:
         k = (height - up) / height
         return nx + (x - nx) * k, ny + (y - ny) * k
 
-    def _silhouette(self, halves: _Halves) -> Ellipse | None:
+    def _silhouette(self, halves: Halves) -> Ellipse | None:
         """The coin's silhouette against the empty still, at 1 / ``STILL_STEP``
-        of the crop's resolution (:class:`_Halves`); the outline in crop pixels."""
+        of the crop's resolution (:class:`Halves`); the outline in crop pixels."""
         found = segment_outline(
             halves.crop,
             halves.empty,
@@ -400,7 +426,7 @@ class Analyser:
         )
         return None if found is None else found.enlarged(STILL_STEP)
 
-    def _covers(self, frame: Frame, x: float, y: float, half: float) -> bool:
+    def covers(self, frame: Frame, x: float, y: float, half: float) -> bool:
         """Whether ``frame`` shows the floor within ``half`` mm of (x, y)."""
         corners = np.array([[x + dx, y + dy] for dx in (-half, half) for dy in (-half, half)])
         px = self.calibration.to_pixels(corners, frame.full_size) - np.array(frame.origin)
@@ -464,40 +490,3 @@ class Analyser:
             why.append(f"like neither registered face (best {max(heads, tails):.3f})")
             return CoinFace.INDETERMINATE, margin, scores
         return best, margin, scores
-
-
-class _Halves:
-    """One look's crop and the empty still around it at 1 / ``STILL_STEP`` of
-    the crop's resolution, each made once, when first wanted: the silhouette
-    and the shadow both read them. The crop is averaged over blocks of
-    ``STILL_STEP`` pixels (by an exact factor: OpenCV's area resize by a
-    factor like 307 / 154 took 0.5 ms, by 2 a tenth of it); the empty still
-    is sampled at those blocks' centres."""
-
-    def __init__(
-        self, analyser: Analyser, crop: Image, empty_still: Frame | None,
-        x: float, y: float, half: float,
-    ) -> None:  # fmt: skip
-        self._analyser, self._full, self._empty_still = analyser, crop, empty_still
-        self._x, self._y, self._half = x, y, half
-
-    @functools.cached_property
-    def covered(self) -> bool:
-        """Whether there is an empty still and it shows the whole crop."""
-        return self._empty_still is not None and self._analyser._covers(
-            self._empty_still, self._x, self._y, self._half
-        )
-
-    @functools.cached_property
-    def crop(self) -> Image:
-        return shrunk(self._full, STILL_STEP)
-
-    @functools.cached_property
-    def empty(self) -> Image:
-        if self._empty_still is None:
-            raise VisionError("no empty still to compare with")
-        s = self._analyser.settings
-        shift = (STILL_STEP - 1) / 2 / (s.crop_px / s.coin_diameter_mm)  # blocks' centres, mm
-        return self._analyser.crop(
-            self._empty_still, self._x + shift, self._y + shift, self._half, STILL_STEP
-        )

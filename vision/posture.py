@@ -70,6 +70,11 @@ class Settings:
     leaning open is leaning when its shadow reaches beyond a flat coin's by
     more than ``doubt_shadow`` (as ``far_shadow``, less: the outline
     already says it may lean)."""
+    sliver: tuple[float, float, float] = (0.8, 1.6, 0.6)
+    """No outline found, but what changed against the empty still is one
+    solid blob this long (shortest, longest) and at most this wide, in coin
+    diameters: a coin on edge, its sliver and shadow
+    (:func:`~vision.silhouette.changed_sliver`)."""
     crop_px: int = 96
     extent: float = 1.6
     """The crop reaches this many diameters from the located centre."""

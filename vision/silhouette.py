@@ -199,6 +199,14 @@ the empty floor (the crop's scale, 96 px a diameter; a shadow's soft edge
 rises by about 0.04)."""
 
 
+SLIVER_CHANGE = 0.08
+"""A sliver's pixel: brighter or darker than the empty floor by this log
+ratio (8 %), exposure taken out."""
+SLIVER_SOLID = 0.8
+"""... in a blob filling this share of its convex hull (a sliver and its
+shadow are solid; a flat coin's thin arc, its rim or shadow, is not)."""
+
+
 def _gradient(image: Image) -> np.ndarray:
     g = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
     log = np.asarray(cv2.LUT(g, LOG8), np.float32)
@@ -272,3 +280,42 @@ def edge_silhouette(crop: Image, floor: Image, diameter: float) -> Ellipse | Non
     if float(outline[yi, xi].mean()) < SUPPORT:
         return None
     return Ellipse(cx, cy, major, minor, angle)
+
+
+def changed_sliver(
+    small: Image, floor: Image, diameter: float, bounds: tuple[float, float, float]
+) -> Ellipse | None:
+    """A coin on edge that has no outline: the blob whose brightness
+    changed against the empty ``floor`` (exposure taken out; a sliver and
+    its shadow, brighter or darker) nearest the middle of ``small`` (the
+    crop at the floor's resolution), when it is long, narrow and solid:
+    ``bounds`` = (shortest and longest length, widest width) in coin
+    diameters (``diameter``: pixels here). A flat coin, however like the
+    floor, changes it a diameter across every way; a coin on edge seen from
+    above is a sliver about a diameter long. As a rectangle (the blob's
+    least-area box) in ``small``'s pixels; None when no such blob."""
+    h, w = floor.shape[:2]
+    ratio = np.asarray(cv2.LUT(small[:h, :w], LOG8), np.float32) - cv2.LUT(floor, LOG8)
+    b = np.asarray(cv2.transform(ratio, np.full((1, 3), 1 / 3, np.float32)), np.float32)
+    changed = (np.abs(b - _median(b)) > SLIVER_CHANGE).astype(np.uint8)
+    changed = np.asarray(cv2.morphologyEx(changed, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8)))
+    count, labels, _, centres = components(changed)
+    if count < 2:
+        return None
+    offs = np.hypot(centres[1:, 0] - w / 2, centres[1:, 1] - h / 2)
+    best = int(np.argmin(offs)) + 1
+    if offs[best - 1] > 0.75 * diameter:
+        return None
+    contours, _ = cv2.findContours(
+        (labels == best).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE
+    )
+    contour = max(contours, key=len)
+    (x, y), sides, angle = cv2.minAreaRect(contour)
+    length, width = max(sides) / diameter, min(sides) / diameter
+    shortest, longest, widest = bounds
+    hull = cv2.contourArea(cv2.convexHull(contour))
+    solid = hull > 0 and cv2.contourArea(contour) >= SLIVER_SOLID * hull
+    if not (shortest <= length <= longest and width <= widest and solid):
+        return None
+    turn = angle if sides[0] >= sides[1] else angle + 90
+    return Ellipse(x, y, max(sides), max(min(sides), 1.0), turn)
