@@ -54,6 +54,11 @@ def _pairs(obs: MatObservation, m: dict[int, TrueWink]) -> set[tuple[str, str]]:
     return {(m[w.index].id, m[b].id) for w in obs.winks for b in w.on if w.index in m and b in m}
 
 
+def _truth(scene: MatScene) -> set[tuple[str, str]]:
+    """Which wink lies on which, as the scene was rendered."""
+    return {(w.id, b) for w in scene.field() for b in scene.on(w)}
+
+
 def _benched(scene: MatScene, rig_seed: int) -> tuple[MatObservation, dict[int, TrueWink]]:
     """``scene`` seen with the benchmark's rig and noise seeds, and its match to the truth."""
     rig = MatRig.make(seed=rig_seed)
@@ -250,7 +255,7 @@ def test_a_wink_between_two_in_a_pile_is_fitted_clear_of_their_edges(
     m = match(obs, scene)
     assert len(obs.winks) == 3 and len(m) == 3, rig_seed  # nothing missed, nothing invented
     seen = {(m[w.index].id, m[b].id) for w in obs.winks for b in w.on}
-    assert seen == {(w.id, b) for w in scene.field() for b in scene.on(w)}, rig_seed
+    assert seen == _truth(scene), rig_seed
 
 
 # Tuning seed 30046: g5 on g4, r5 on g5. In the video g5 is not fitted, r5 is
@@ -333,8 +338,7 @@ SLIVERS = (
 def test_an_overlap_mostly_under_a_third_colour_is_read_clear_of_it(
     rig_seed: int, scene: MatScene
 ) -> None:
-    truth = {(w.id, b) for w in scene.field() for b in scene.on(w)}
-    assert _isolated(scene, rig_seed) == truth
+    assert _isolated(scene, rig_seed) == _truth(scene)
 
 
 # From tuning seed 33114: g6 on r4 under r1, g6 wholly inside r4's plan view.
@@ -363,8 +367,7 @@ FAINT_RINGS = (
 
 @pytest.mark.parametrize("rig_seed, scene", FAINT_RINGS)
 def test_a_faint_ring_under_a_third_wink_is_a_wink(rig_seed: int, scene: MatScene) -> None:
-    truth = {(w.id, b) for w in scene.field() for b in scene.on(w)}
-    assert _isolated(scene, rig_seed) == truth
+    assert _isolated(scene, rig_seed) == _truth(scene)
 
 
 # Tuning seed 32210: b4 nearly concentric on b1 (2.8 mm off), reaching 0.4 mm
@@ -401,7 +404,7 @@ EDGES_UNDER_A_THIRD = (
 def test_one_colour_pair_with_its_edges_under_a_third_wink_is_not_guessed(
     rig_seed: int, scene: MatScene
 ) -> None:
-    truth = {(w.id, b) for w in scene.field() for b in scene.on(w)}
+    truth = _truth(scene)
     top = scene.field()[2].id
     seen = _isolated(scene, rig_seed)
     assert seen <= truth  # no false squop
@@ -425,7 +428,7 @@ DARK_FACE_RINGS = (
 def test_a_ring_is_looked_for_in_its_face_colours_channel(rig_seed: int, scene: MatScene) -> None:
     obs, m = _benched(scene, rig_seed)
     assert len(obs.winks) == len(m) == len(scene.winks)
-    assert _pairs(obs, m) == {(w.id, b) for w in scene.field() for b in scene.on(w)}
+    assert _pairs(obs, m) == _truth(scene)
 
 
 # From tuning seeds 32928 and 33946: a pile of two, the small wink 3.2 mm off
@@ -442,7 +445,7 @@ LONE_RINGED = (
 def test_a_lone_large_wink_with_a_loose_outline_is_looked_at_in_the_still(
     rig_seed: int, scene: MatScene
 ) -> None:
-    assert _isolated(scene, rig_seed) == {(w.id, b) for w in scene.field() for b in scene.on(w)}
+    assert _isolated(scene, rig_seed) == _truth(scene)
 
 
 # From tuning seeds 32867 and 32034: a 16 mm wink nearly concentric on a 22 mm
@@ -460,4 +463,4 @@ WEAK_RINGS = (
 
 @pytest.mark.parametrize("rig_seed, scene", WEAK_RINGS)
 def test_a_weak_ring_in_the_faces_channel_is_a_wink(rig_seed: int, scene: MatScene) -> None:
-    assert _isolated(scene, rig_seed) == {(w.id, b) for w in scene.field() for b in scene.on(w)}
+    assert _isolated(scene, rig_seed) == _truth(scene)
