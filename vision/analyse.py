@@ -17,8 +17,9 @@ resolution, judged on a rectified crop of the full-resolution still.
 
 from __future__ import annotations
 
+import functools
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -185,7 +186,13 @@ class Analyser:
         crop = self.crop(still, x, y, half)
         halves = Halves(self, crop, empty_still, x, y, half)
         edge = self._edge(crop)
-        if empty_still is not None and not self._clean(crop, edge) and halves.covered:
+
+        @functools.cache
+        def faceless() -> bool:
+            # (Whether no face reads inside the edge: asked at most once a look.)
+            return edge is not None and self._no_face(crop, edge)
+
+        if empty_still is not None and not self._clean(edge, faceless) and halves.covered:
             # (``covered``: a windowed still may not cover the crop.)
             found = self._silhouette(halves)
             if found is None and (edge is None or edge.ratio >= CLEAN):
@@ -197,7 +204,7 @@ class Analyser:
                 # around what changed, as a leaning coin's shadow cannot.
                 nx, ny = self._floor_point(found, x, y, half)
                 return self._judge(still, nx, ny, reasons, background, empty_still, again=True)
-            posed = self._by_silhouette(crop, edge, shape)
+            posed = self._by_silhouette(edge, shape, faceless)
         else:
             posed = self._by_change(crop, edge, background, x, y, half)
         if posed is None:
@@ -229,15 +236,15 @@ class Analyser:
         slack = length * s.coin_diameter_mm
         return self._observe(still, crop, posed, x, y, half, reasons, slack)
 
-    def _clean(self, crop: Image, edge: Ellipse | None) -> bool:
+    def _clean(self, edge: Ellipse | None, faceless: Callable[[], bool]) -> bool:
         """Whether ``edge`` is a clean circle that no silhouette needs to
         confirm: round, and, when larger than a coin (``big_edge``), with
         a face read inside it. A coin leaning with its shadow against it can
         make one round blob, larger than a coin; the face inside that
-        matches neither registered face."""
+        matches neither registered face (``faceless``)."""
         if edge is None or edge.ratio < CLEAN:
             return False
-        return not self._oversized(edge) or not self._no_face(crop, edge)
+        return not self._oversized(edge) or not faceless()
 
     def _oversized(self, edge: Ellipse) -> bool:
         """Whether ``edge`` is larger than a flat coin's edge (``big_edge``)."""
@@ -273,11 +280,11 @@ class Analyser:
         return x - half + outline.x / ppm, y - half + outline.y / ppm
 
     def _by_silhouette(
-        self, crop: Image, edge: Ellipse | None, shape: Ellipse | None
+        self, edge: Ellipse | None, shape: Ellipse | None, faceless: Callable[[], bool]
     ) -> _Posed | None:
         """The posture from the edge and the silhouette against the empty
         still (:func:`choose_outline`); when they disagree, the spotter's
-        call, unless no face reads inside a round edge."""
+        call, unless no face reads inside a round edge (``faceless``)."""
         s = self.settings
         outline, unsure = choose_outline(edge, shape, s)
         if outline is None:
@@ -288,7 +295,7 @@ class Analyser:
         # (Only a silhouette much less round than the edge: one cut short,
         # or a leaning coin's. A coin tilted towards the camera looks round
         # to both, and its face reads like a flat coin's.)
-        if edge.ratio - shape.ratio > s.disagree and self._no_face_inside(crop, edge, shape):
+        if edge.ratio - shape.ratio > s.disagree and self._no_face_inside(shape, faceless):
             return _Posed(
                 outline, Posture.LEANING, note=f"{doubt}: leaning, no face reads inside the edge"
             )
@@ -446,7 +453,7 @@ class Analyser:
             return Posture.LEANING
         return Posture.INDETERMINATE
 
-    def _no_face_inside(self, crop: Image, edge: Ellipse, shape: Ellipse) -> bool:
+    def _no_face_inside(self, shape: Ellipse, faceless: Callable[[], bool]) -> bool:
         """When the edge is flat and the silhouette much less round: whether
         it is leaning, as the silhouette says (0.92 or less), because no
         face reads inside the edge. A leaning coin's round edge is a ghost
@@ -458,7 +465,7 @@ class Analyser:
         so a face that reads leaves it to the spotter."""
         if shape.ratio > self.settings.leaning_silhouette:
             return False
-        return self._no_face(crop, edge)
+        return faceless()
 
     def _no_face(self, crop: Image, outline: Ellipse) -> bool:
         """Whether a registered coin's face reads as neither face (below the
