@@ -34,7 +34,7 @@ import numpy as np
 from vision.coinface import Ellipse
 from vision.model import Image
 from vision.ranks import median
-from vision.silhouette import LOG8
+from vision.silhouette import log_brightness
 
 STEP = 2
 """The shadow is soft: it is measured at half the crop's resolution."""
@@ -61,11 +61,7 @@ def far_shadow(small: Image, floor: Image, outline: Ellipse, ppm: float, step: i
     The exposure (and white balance) is taken out by the median over the
     view farther than ``OUT_MM`` + 1 mm from the outline."""
     h, w = floor.shape[:2]
-    small = small[:h, :w]
-    ratio = np.asarray(cv2.LUT(small, LOG8), np.float32) - cv2.LUT(floor, LOG8)
-    # The channels' mean (a 1x3 transform: NumPy's mean over interleaved
-    # channels took 0.4 ms).
-    b = np.asarray(cv2.transform(ratio, np.full((1, 3), 1 / 3, np.float32)), np.float32)
+    b = log_brightness(small, floor)
     # Positions in the half-resolution view (a block's centre is (STEP - 1) / 2 in).
     k = float(step)
     cx, cy = (outline.x - (k - 1) / 2) / k, (outline.y - (k - 1) / 2) / k

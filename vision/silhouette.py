@@ -26,6 +26,7 @@ has no edge.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import cv2
 import numpy as np
@@ -58,6 +59,16 @@ def _median(plane: NDArray[np.float32]) -> np.float32:
     if plane.size >= SAMPLE_FROM:
         plane = plane[::2, ::2]
     return np.float32(median(plane))
+
+
+def log_brightness(small: Image, floor: Image) -> NDArray[np.float32]:
+    """How much brighter ``small`` (BGR) is than the empty ``floor`` (the
+    same view, the same size or ``small`` cut to it), a log ratio per pixel,
+    the channels' mean (by a 1x3 transform: NumPy's mean over interleaved
+    channels took 0.4 ms)."""
+    h, w = floor.shape[:2]
+    ratio = np.asarray(cv2.LUT(small[:h, :w], LOG8), np.float32) - cv2.LUT(floor, LOG8)
+    return np.asarray(cv2.transform(ratio, np.full((1, 3), 1 / 3, np.float32)), np.float32)
 
 
 def _log_ratios() -> tuple[NDArray[np.float32], NDArray[np.uint16]]:
@@ -131,6 +142,14 @@ def coin_mask(crop: Image, floor: Image, blur: float, despeckle: bool = True) ->
     return np.asarray(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)), np.uint8)
 
 
+def _outer_contour(labels: NDArray[Any], i: int) -> NDArray[np.int32]:
+    """The longest outer contour of component ``i`` of ``labels``, every pixel."""
+    contours, _ = cv2.findContours(
+        (labels == i).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE
+    )
+    return np.asarray(max(contours, key=len), np.int32)
+
+
 def segment_outline(
     crop: Image,
     floor: Image,
@@ -160,10 +179,7 @@ def segment_outline(
             best = (off, i)
     if best is None:
         return None
-    contours, _ = cv2.findContours(
-        (labels == best[1]).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE
-    )
-    contour = max(contours, key=len)
+    contour = _outer_contour(labels, best[1])
     if len(contour) < 6:
         return None
     (x, y), (a, b), angle = cv2.fitEllipse((contour.astype(np.float32) + 0.5) * step - 0.5)
@@ -295,8 +311,7 @@ def changed_sliver(
     above is a sliver about a diameter long. As a rectangle (the blob's
     least-area box) in ``small``'s pixels; None when no such blob."""
     h, w = floor.shape[:2]
-    ratio = np.asarray(cv2.LUT(small[:h, :w], LOG8), np.float32) - cv2.LUT(floor, LOG8)
-    b = np.asarray(cv2.transform(ratio, np.full((1, 3), 1 / 3, np.float32)), np.float32)
+    b = log_brightness(small, floor)
     changed = (np.abs(b - _median(b)) > SLIVER_CHANGE).astype(np.uint8)
     changed = np.asarray(cv2.morphologyEx(changed, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8)))
     count, labels, _, centres = components(changed)
@@ -306,10 +321,7 @@ def changed_sliver(
     best = int(np.argmin(offs)) + 1
     if offs[best - 1] > 0.75 * diameter:
         return None
-    contours, _ = cv2.findContours(
-        (labels == best).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE
-    )
-    contour = max(contours, key=len)
+    contour = _outer_contour(labels, best)
     (x, y), sides, angle = cv2.minAreaRect(contour)
     length, width = max(sides) / diameter, min(sides) / diameter
     shortest, longest, widest = bounds
