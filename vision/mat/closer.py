@@ -39,7 +39,7 @@ unlike): a wink squopped by one of its colour and size must show 6 mm."""
 """The crop's margin round a group's discs."""
 
 
-RINGED_RMS_MM = 0.3
+LOOSE_RMS_MM = 0.3
 """A large wink seen whole in video whose outline fits its edge points
 worse than this (RMS) is looked at in the still too, for a small wink of
 its colour lying nearly concentrically on it (its rim reaches a fraction of
@@ -53,7 +53,7 @@ def groups(fits: list[Fit]) -> list[list[int]]:
     :data:`GAP_MM` of one another or of one blob of colour (a wink the video
     did not fit may join them) with some wink not seen whole, some two
     overlapping, or a large wink whose outline fits loosely
-    (:data:`RINGED_RMS_MM`: perhaps a small one lies on it); winks seen
+    (:data:`LOOSE_RMS_MM`: perhaps a small one lies on it); winks seen
     whole and apart, or merely touching, are read well enough from the
     video."""
     parent = list(range(len(fits)))
@@ -75,7 +75,7 @@ def groups(fits: list[Fit]) -> list[list[int]]:
         out.setdefault(root(i), []).append(i)
     return [g for g in out.values()
             if not all(fits[i].whole for i in g) or _stacked(fits, g)
-            or any(fits[i].size == 22 and fits[i].rms > RINGED_RMS_MM for i in g)]  # fmt: skip
+            or any(fits[i].size == 22 and fits[i].rms > LOOSE_RMS_MM for i in g)]  # fmt: skip
 
 
 def _stacked(fits: list[Fit], group: list[int]) -> bool:
