@@ -43,9 +43,9 @@ FLOATS = ("x_mm", "y_mm", "confidence", "coin_px", "axis_ratio")
 
 def record(obs: Observation) -> Record:
     """The observation as JSON (floats exactly: JSON keeps a float's repr)."""
-    pixels = b""
-    if obs.crop:
-        img = np.asarray(cv2.imdecode(np.frombuffer(obs.crop, np.uint8), cv2.IMREAD_UNCHANGED))
+    pixels, data = b"", obs.crop  # (encoded when asked: ask once)
+    if data:
+        img = np.asarray(cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_UNCHANGED))
         pixels = img.tobytes() + repr(img.shape).encode()
     return {
         "found": obs.found,
