@@ -9,7 +9,8 @@ towards the camera's floor point, ``2 tan theta`` mm wide (its thickness
 seen from the side); the tilted coin shows it on the far side. Rendered
 landings far from the camera's floor point (``tan theta`` >= ``MIN_TAN``),
 half flat, half tilted towards it by ``2 theta`` +- 6 degrees (30-45), and,
-for every one the analysis calls flat, two measures of where the band is:
+for every one the analysis calls flat, two measures of where the band is
+and, for comparison, the shadow cue the analysis already has:
 
 - ``band``: the crop's brightness in the outer 1.25 mm inside the outline,
   on the side towards the camera's floor point less the far side's (9 rays
@@ -19,9 +20,11 @@ for every one the analysis calls flat, two measures of where the band is:
 - ``offset``: the edge fit's centre less the silhouette's (against the
   empty still), along the direction to the camera's floor point, in mm:
   the silhouette holds the band, the edge mostly follows the face.
+- ``shadow``: :func:`~vision.shadow.far_shadow` around the edge fit.
 
-The table gives, for thresholds on each, the share of flat coins and of
-tilted coins beyond them; ``light`` fits each measure by least squares to
+The tables give, for cuts on each (and on the offset and the shadow
+together), the share of flat coins and of tilted coins beyond them; the
+last lines fit each measure by least squares to
 the renderer's true light direction (cos, sin of its azimuth from the
 camera's) and the truth, as a bound on what learning the light from a rig's
 flat coins could give: the truth's coefficient against the residual spread.
@@ -53,7 +56,8 @@ from vision.synth.trial import register
 
 MIN_TAN = 0.2
 """Only landings this far from the camera's floor point (over its height):
-nearer, a coin tilted by twice the view angle is tilted less than 30 degrees."""
+nearer, twice the view angle is under 23 degrees, and the renderer's
+cleets lean 30 or more."""
 RAYS = 9
 SPREAD_DEG = 40.0
 BAND_MM = (-1.25, 0.0)
@@ -62,7 +66,7 @@ FACE_MM = (-4.0, -2.5)
 
 @dataclass(frozen=True, slots=True)
 class Probe:
-    """One landing the analysis called flat: the truth and the two measures."""
+    """One landing the analysis called flat: the truth and the measures."""
 
     tilted: bool
     tilt_deg: float
