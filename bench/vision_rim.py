@@ -220,9 +220,16 @@ def light_fit(name: str, found: list[tuple[Probe, float]]) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seed", type=int, default=50)
-    parser.add_argument("--rigs", type=int, default=10)
-    parser.add_argument("--per-rig", type=int, default=30)
+    parser.add_argument(
+        "--seed", type=int, default=50, help="rigs SEED*1000 onwards (default 50, a tuning seed)"
+    )
+    parser.add_argument("--rigs", type=int, default=10, help="how many rigs (default 10)")
+    parser.add_argument(
+        "--per-rig",
+        type=int,
+        default=30,
+        help="coins rendered on each rig, flat and tilted in turn (default 30)",
+    )
     args = parser.parse_args()
     found: list[Probe] = []
     for r in range(args.rigs):
