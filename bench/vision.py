@@ -219,9 +219,13 @@ def _time(fn: object, repeats: int) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--landings", type=int, default=2000)
-    parser.add_argument("--per-rig", type=int, default=100)
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--landings", type=int, default=2000, help="landings in all (default 2000)")
+    parser.add_argument(
+        "--per-rig", type=int, default=100, help="landings on each rendered rig (default 100)"
+    )
+    parser.add_argument(
+        "--seed", type=int, default=1, help="rigs SEED*1000 onwards (default 1, an evaluation seed)"
+    )
     args = parser.parse_args()
     results: list[Trial] = []
     rigs = max(1, args.landings // args.per_rig)

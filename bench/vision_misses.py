@@ -96,11 +96,20 @@ def record(rig: int, index: int, t: Trial) -> Record:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--landings", type=int, default=2000)
-    parser.add_argument("--per-rig", type=int, default=100)
-    parser.add_argument("--seed", type=int, default=50)
-    parser.add_argument("--cleet", type=float, default=0.2)
-    parser.add_argument("--json", default="")
+    parser.add_argument("--landings", type=int, default=2000, help="landings in all (default 2000)")
+    parser.add_argument(
+        "--per-rig", type=int, default=100, help="landings on each rendered rig (default 100)"
+    )
+    parser.add_argument(
+        "--seed", type=int, default=50, help="rigs SEED*1000 onwards (default 50, a tuning seed)"
+    )
+    parser.add_argument(
+        "--cleet",
+        type=float,
+        default=0.2,
+        help="the share of landings that are cleets (default 0.2)",
+    )
+    parser.add_argument("--json", default="", help="also write every record to this file, as JSON")
     args = parser.parse_args()
     records: list[Record] = []
     for r in range(max(1, args.landings // args.per_rig)):

@@ -130,10 +130,27 @@ def _other(path: Path) -> Path:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--against", type=Path, help="a tree with the other version's vision/")
-    parser.add_argument("--rounds", type=int, default=4)
-    parser.add_argument("--repeats", type=int, default=25)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--clock", choices=sorted(CLOCKS), default="wall")
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=4,
+        help="worker runs per tree, alternating which goes first (default 4)",
+    )
+    parser.add_argument(
+        "--repeats", type=int, default=25, help="timings of each scene per worker run (default 25)"
+    )
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=1,
+        help="the timing rig: Rig.make(SEED), as bench.vision's timing (default 1)",
+    )
+    parser.add_argument(
+        "--clock",
+        choices=sorted(CLOCKS),
+        default="wall",
+        help="wall clock, or the process's CPU time for a loaded machine (default wall)",
+    )
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
