@@ -158,8 +158,9 @@ def _agree(video: Found, group: list[int], got: Found, inside: list[int]) -> Fou
     (their overlap there wholly under a third wink, or its one colour's edges
     hidden): the video's different blur and parallax can show what the
     still's does not; a pair the still orders keeps the still's order.
-    Tuning seeds 32000-32399: 2 relations the still left out (32101), none
-    wrong."""
+    Tuning seeds 32000-32999 and 40000-40499: 5 relations gained (32101
+    twice, 32508, 40414, 40423), none false (one, 40387, with the sliver
+    votes of :data:`~vision.mat.relations.CLEAR_MASK_MIN` 0)."""
     same = {k: _video_twin(video, group, got.fits[k]) for k in inside}
     on = {k: set(v) for k, v in got.on.items()}
     for a in inside:
