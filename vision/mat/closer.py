@@ -8,7 +8,8 @@ times finer, about 2 px per mm). After the video frame is read, every group
 of winks touching or stacked (and any wink not seen whole) is read again
 from a crop of a still, with the same steps (:func:`~vision.mat.winks.find_winks`)
 and the same calibration scaled to the crop; what the crop finds replaces
-what the video found there.
+what the video found there, but for the video's order of two winks that
+the crop leaves with neither on the other (:func:`_agree`).
 """
 
 from __future__ import annotations
