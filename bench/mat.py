@@ -19,7 +19,8 @@ Run from the repository root:  .venv/bin/python -m bench.mat [--frames 200]
 (``--clock cpu``: each frame timed by the CPU time the process spent on it,
 ``time.process_time``, instead of the wall clock, which on a loaded machine
 mostly measures waiting for a CPU; ``--misses``: each missed squop
-relation and why, :mod:`bench.mat_misses`; ``--potted``: potted counts only, fast)
+relation and each false squop and why, :mod:`bench.mat_misses`;
+``--potted``: potted counts only, fast)
 """
 
 from __future__ import annotations
@@ -193,7 +194,7 @@ def main() -> None:
     parser.add_argument("--clock", choices=sorted(CLOCKS), default="wall",
                         help="time frames by the wall clock or the process's CPU time")  # fmt: skip
     parser.add_argument("--misses", action="store_true",
-                        help="each missed squop relation and why")  # fmt: skip
+                        help="each missed squop relation and false squop, and why")  # fmt: skip
     parser.add_argument("--potted", action="store_true",
                         help="potted counts only (fast)")  # fmt: skip
     args = parser.parse_args()

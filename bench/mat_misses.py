@@ -1,5 +1,5 @@
-"""Why squop relations are missed: each missed relation of ``bench.mat``
-with its geometry and a cause.
+"""Why squop relations are missed or made up: each missed relation and each
+false squop of ``bench.mat`` with its geometry and a cause.
 
 For a missed relation "upper on lower": the true overlap (mm), sizes and
 colours, the pile's depth, whether the video's fits were grouped for the
@@ -7,6 +7,12 @@ still's second look, what the video alone saw of the pair, and what the
 final observation saw (either wink not found, their fitted circles not
 overlapping past :data:`~vision.mat.relations.SQUOP_OVERLAP_MM`, or read
 the other way up).
+
+For a false squop "upper on lower" (seen, not true), the same columns, and
+as its cause what is true of the pair: the other wink is on top ("upside
+down"), the two merely touch (true overlap -0.3-0 mm), they overlap with
+neither on the other, or they lie apart; the video column says whether the
+video alone saw the same false squop ("false too").
 
 Run from the repository root:  .venv/bin/python -m bench.mat --misses [--frames N] [--first S]
 """
@@ -38,6 +44,8 @@ class Miss:
     """One missed relation and what the analysis made of it."""
 
     seed: int
+    kind: str
+    """"missed" (a true relation not seen) or "false" (seen, not true)."""
     upper: str
     lower: str
     overlap_mm: float
@@ -53,7 +61,9 @@ class Miss:
         """One line of the listing."""
         sizes = f"{wink_size(self.upper)}/{wink_size(self.lower)}"
         colours = f"{wink_colour(self.upper).value}/{wink_colour(self.lower).value}"
-        return (f"[{self.seed}] {self.upper} on {self.lower}: overlap {self.overlap_mm:.1f} mm, "
+        tag = "" if self.kind == "missed" else "FALSE "
+        return (f"[{self.seed}] {tag}{self.upper} on {self.lower}: "
+                f"overlap {self.overlap_mm:.1f} mm, "
                 f"sizes {sizes}, {colours}, pile {self.pile}, "
                 f"still {'yes' if self.grouped else 'no'}, video {self.video}: "
                 f"{self.cause} ({self.detail})")  # fmt: skip
@@ -92,6 +102,22 @@ def _verdict(obs: MatObservation, scene: MatScene, up: TrueWink, low: TrueWink) 
     return "not linked", f"{sizes}, seen overlap {ov:.1f} mm"
 
 
+def _false_verdict(obs: MatObservation, scene: MatScene, up: TrueWink, low: TrueWink,
+                   m: dict[int, TrueWink]) -> tuple[str, str]:  # fmt: skip
+    """What is true of a pair ``obs`` saw as "up on low" (not true), and its numbers."""
+    seen = {tw.id: obs.winks[i] for i, tw in m.items()}
+    a, b = seen[up.id], seen[low.id]
+    ov = a.radius + b.radius - math.hypot(a.x - b.x, a.y - b.y)
+    errors = f"errors {_off(a, up)}/{_off(b, low)}"
+    detail = f"seen {a.size}/{b.size}, {errors}, seen overlap {ov:.1f} mm"
+    true_ov = overlap(up, low)
+    if up.id in scene.on(low):
+        return "upside down", detail
+    if -0.3 <= true_ov <= 0 and up.level == low.level:
+        return "touching", detail
+    return ("overlapping, neither on the other" if true_ov > 0 else "apart"), detail
+
+
 def _off(w: SeenWink, t: TrueWink) -> str:
     return f"{math.hypot(w.x - t.x, w.y - t.y):.1f} mm"
 
@@ -104,7 +130,7 @@ def _nearest(fits: list[Fit], t: TrueWink) -> int:
 
 
 def misses(seed: int, still_of: bool = True) -> list[Miss]:
-    """The missed relations of one benchmark frame."""
+    """The missed relations and false squops of one benchmark frame."""
     rig = MatRig.make(seed=seed)
     scene = random_scene(np.random.default_rng(seed))
     frame = render(rig, scene, seed=seed)
@@ -119,39 +145,63 @@ def misses(seed: int, still_of: bool = True) -> list[Miss]:
     look: Still | None = still if still_of else None  # type: ignore[assignment]
     obs = analyser.analyse(frame, look)
     video = analyser.analyse(frame)
-    m = match(obs, scene)
-    got = {(m[w.index].id, m[b].id) for w in obs.winks for b in w.on if w.index in m and b in m}
-    by_id = {w.id: w for w in scene.winks}
     cal = analyser.cal
     grey = np.asarray(cv2.cvtColor(frame.image, cv2.COLOR_BGR2GRAY), np.uint8)
     pot = find_pot(grey, cal, analyser.layout.spec)
     blocked = pot_mask(cal, pot, analyser.layout.spec) if pot else np.zeros_like(grey)
     pic = Picture(frame.image, cal, analyser.region, blocked, analyser.r_small_px)
-    fits = find_winks(pic).fits
+    return listed(seed, scene, obs, video, find_winks(pic).fits)
+
+
+def listed(seed: int, scene: MatScene, obs: MatObservation, video: MatObservation,
+           fits: list[Fit]) -> list[Miss]:  # fmt: skip
+    """The relations of ``scene`` that ``obs`` misses, then the squops it sees
+    that are not true; ``video``: the video frame's observation alone,
+    ``fits``: its fits (the still's groups are made of them)."""
+    m = match(obs, scene)
+    got = {(m[w.index].id, m[b].id) for w in obs.winks for b in w.on if w.index in m and b in m}
+    by_id = {w.id: w for w in scene.winks}
+    every_group = groups(fits)
+
+    def grouped(up: TrueWink, low: TrueWink) -> bool:
+        near = [_nearest(fits, t) for t in (up, low)]
+        return any(near[0] in g and near[1] in g for g in every_group) and -1 not in near
+
+    truth = [(w.id, below) for w in scene.field() for below in scene.on(w)]
     out = []
-    for w in scene.field():
-        for below in scene.on(w):
-            if (w.id, below) in got:
-                continue
-            low = by_id[below]
-            near = [_nearest(fits, t) for t in (w, low)]
-            grouped = any(near[0] in g and near[1] in g for g in groups(fits)) and -1 not in near
-            cause, detail = _verdict(obs, scene, w, low)
-            vcause, _ = _verdict(video, scene, w, low)
-            out.append(Miss(seed, w.id, below, overlap(w, low), _pile(scene, w), grouped, vcause,
-                            cause, detail))  # fmt: skip
+    for up_id, low_id in (p for p in truth if p not in got):
+        w, low = by_id[up_id], by_id[low_id]
+        cause, detail = _verdict(obs, scene, w, low)
+        vcause, _ = _verdict(video, scene, w, low)
+        out.append(Miss(seed, "missed", w.id, low_id, overlap(w, low), _pile(scene, w),
+                        grouped(w, low), vcause, cause, detail))  # fmt: skip
+    for up_id, low_id in sorted(got - set(truth)):
+        w, low = by_id[up_id], by_id[low_id]
+        cause, detail = _false_verdict(obs, scene, w, low, m)
+        vcause = _video_saw(video, scene, w, low)
+        out.append(Miss(seed, "false", w.id, low_id, overlap(w, low), _pile(scene, w),
+                        grouped(w, low), vcause, cause, detail))  # fmt: skip
     return out
 
 
+def _video_saw(video: MatObservation, scene: MatScene, up: TrueWink, low: TrueWink) -> str:
+    """What the video alone saw of a false squop "up on low"."""
+    cause, _ = _verdict(video, scene, up, low)
+    return {"right": "false too", "upside down": "right way up"}.get(cause, cause)
+
+
 def report(first: int, frames: int) -> None:
-    """List every miss and count them by cause."""
+    """List every miss and false squop, and count them by cause."""
     every: list[Miss] = []
     for seed in range(first, first + frames):
         found = misses(seed)
         for miss in found:
             print(miss.line())
         every += found
-    print(f"{len(every)} missed relations")
-    kinds = Counter((m.cause, m.pile, wink_colour(m.upper) is wink_colour(m.lower)) for m in every)
-    for (cause, pile, same), n in kinds.most_common():
-        print(f"  {n:3d}  {cause}, pile of {pile}, {'one colour' if same else 'two colours'}")
+    for kind, title in (("missed", "missed relations"), ("false", "false squops")):
+        these = [m for m in every if m.kind == kind]
+        print(f"{len(these)} {title}")
+        kinds = Counter((m.cause, m.pile, wink_colour(m.upper) is wink_colour(m.lower))
+                        for m in these)  # fmt: skip
+        for (cause, pile, same), n in kinds.most_common():
+            print(f"  {n:3d}  {cause}, pile of {pile}, {'one colour' if same else 'two colours'}")
