@@ -113,6 +113,26 @@ a large wink's 22 mm (with 1 mm for the pixels). A crescent next to a whole
 face of its colour is another wink, however near."""
 
 
+CRESCENT_MM = 10.0
+"""A kept patch thinner than this is a crescent: a patch of its colour in
+one piece with it is the same wink's however far along the crescent it
+lies (within :data:`SPAN_MM`). Seeds 32203 and 32124: yellow crescents
+7-8 mm thick whose ends lie 13-14 mm apart counted twice. Chosen on seeds
+32000-32999 (``potted`` alone, no dips): 8 -> 975 of 1000 right with 2
+over-counts, 9 -> 976, 10-14 -> 975, none over."""
+DIP_MM = 1.75
+"""A piece of one colour whose outline (smoothed over
+:data:`DIP_SMOOTH_MM`) dips this far inside its convex hull where the dip
+holds bare pot (mostly inside the opening, and less than
+:data:`DIP_COLOURED` of its pixels there coloured) is two winks' faces run
+together, stacked with no edge seen between them: one wink's face is a
+disc less the winks above it, and those would colour the dip. Chosen on
+seeds 32000-32999: 1.25 -> 3 over-counts, 1.5 -> 982 of 1000 right,
+1.75 -> 979, 2.0 -> 978, none -> 976 (40000-40999: 989 at 1.5-2.0, 988
+without); unsmoothed outlines are ragged (1.5 -> 17 over-counts)."""
+DIP_COLOURED = 0.2
+DIP_SMOOTH_MM = 0.75
+
 EDGE_LINE = 14
 """A wink's edge inside a patch of its colour: a line this many grey levels
 darker than the face either side (a morphological black-hat of the
@@ -122,15 +142,24 @@ one colour, one on the other, are two patches and not one. Chosen on seeds
 were worse). 256: never (the counter as it was)."""
 EDGE_LINE_MM = 5.0
 """... across at most this (the black-hat's disc; 3 and 4 were worse)."""
+EDGE_SPECK_MM2 = 3.0
+"""... and covering at least this much: smaller specks are the sensor's
+noise on a face (seed 32929: specks on a whole 22 mm face cut its
+inscribed disc to 13 mm and the rest counted as a second wink)."""
 
 
 def edge_lines(image: NDArray[np.uint8], ppm: float) -> Mask:
-    """255 where ``image`` has no wink edge (:data:`EDGE_LINE`), 0 on one."""
+    """255 where ``image`` has no wink edge (:data:`EDGE_LINE`), 0 on one:
+    specks smaller than :data:`EDGE_SPECK_MM2` are noise, not edges."""
     bright = cv2.GaussianBlur(image.max(axis=2), (3, 3), 0)
     k = max(5, 2 * round(EDGE_LINE_MM * ppm / 2) + 1)
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     hat = cv2.morphologyEx(bright, cv2.MORPH_BLACKHAT, disc)
-    return np.asarray(hat < EDGE_LINE, np.uint8) * np.uint8(255)
+    line = np.asarray(hat >= EDGE_LINE, np.uint8)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(line, connectivity=8)
+    big = stats[:, cv2.CC_STAT_AREA] >= EDGE_SPECK_MM2 * ppm * ppm
+    big[0] = False
+    return np.asarray(~big[labels], np.uint8) * np.uint8(255)
 
 
 def opening_box(cal: MatCalibration, pot: Pot, spec: MatSpec, scale: float = 1.0
@@ -157,32 +186,88 @@ def potted(image: NDArray[np.uint8], cal: MatCalibration, pot: Pot, spec: MatSpe
     round the opening, :func:`opening_box`, whose calibration is ``cal``):
     each colour patch at least ``patch_mm`` thick is a wink, but patches
     within :data:`CLUSTER_MM` of a thicker one of their colour are counted
-    with it. ``edges``: a wink's edge across a patch splits it
+    with it (and patches in one piece with a thinner crescent,
+    :data:`CRESCENT_MM`). ``edges``: a wink's edge across a patch splits it
     (:func:`edge_lines`; off for a video frame, too coarse to show one).
     Two winks of one colour stacked with no edge seen between them count as
-    one."""
+    two when the bare pot shows in a dip of their outline (:data:`DIP_MM`),
+    else as one."""
     window = polygon_mask(cal.size, cal.to_pixels(_opening(pot, spec), POT_HEIGHT_MM))
     ppm = cal.px_per_mm(pot.x, pot.y, POT_FLOOR_MM + WINK_THICKNESS_MM)
     least, near, span = patch_mm / 2 * ppm, CLUSTER_MM * ppm, SPAN_MM * ppm
     counts = dict.fromkeys(COLOURS, 0)
-    if edges:
-        window = np.asarray(cv2.bitwise_and(window, edge_lines(image, ppm)), np.uint8)
-    for colour, mask in colour_masks(image, window).items():
-        left = np.pad(mask, 1)
-        kept: list[tuple[int, int, float]] = []
-        for _ in range(12):
-            dist = cv2.distanceTransform(left, cv2.DIST_L2, 5)
-            _, depth, _, (px, py) = cv2.minMaxLoc(dist)
-            if depth < least:
-                break
-            if all(
-                (gap := math.hypot(px - u, py - v)) > near or gap + depth + d > span
-                for u, v, d in kept
-            ):
-                kept.append((px, py, depth))
-            cv2.circle(left, (px, py), round(depth + 1.0), 0, -1)
-        counts[colour] = len(kept)
+    masks = colour_masks(image, window)
+    coloured = np.zeros(window.shape, np.uint8)
+    for mask in masks.values():
+        coloured |= mask
+    seen = np.pad(np.where(window > 0, coloured // 255, 2).astype(np.uint8), 1)
+    cut = edge_lines(image, ppm) if edges else window
+    for colour, mask in masks.items():
+        left = np.pad(np.asarray(cv2.bitwise_and(mask, cut), np.uint8), 1)
+        counts[colour] = _winks(left, seen, ppm, (least, near, span, CRESCENT_MM * ppm))
     return counts
+
+
+def _winks(left: Mask, seen: Mask, ppm: float, bounds: tuple[float, float, float, float]) -> int:
+    """The winks in one colour's mask (padded by a pixel): its patches
+    (inscribed discs, thickest first, each at least ``least`` deep) less
+    those that may be the same wink as a thicker one kept (within ``near``
+    of it, or in one piece with it when that one is ``thin``, a crescent,
+    and both within ``span``); but a piece
+    with a dip of bare pot in its outline (:func:`_dipped`; ``seen``: 1
+    where any colour is, 0 bare pot, 2 past the opening) is at least two
+    winks when it has two such patches."""
+    least, near, span, thin = bounds
+    n, piece = cv2.connectedComponents(left, connectivity=8)
+    kept: list[tuple[int, int, float, int]] = []
+    merged = [0] * n
+    for _ in range(12):
+        dist = cv2.distanceTransform(left, cv2.DIST_L2, 5)
+        _, depth, _, (px, py) = cv2.minMaxLoc(dist)
+        if depth < least:
+            break
+        here = int(piece[py, px])
+        if all(
+            ((gap := math.hypot(px - u, py - v)) > near and (here != k or 2 * d > thin))
+            or gap + depth + d > span
+            for u, v, d, k in kept
+        ):
+            kept.append((px, py, depth, here))
+        else:
+            merged[here] += 1
+        cv2.circle(left, (px, py), round(depth + 1.0), 0, -1)
+    count = len(kept)
+    for k in range(1, n):
+        mine = sum(here == k for *_, here in kept)
+        if mine < 2 and merged[k] and _dipped(np.asarray(piece == k, np.uint8), seen, ppm):
+            count += min(2, mine + merged[k]) - mine
+    return count
+
+
+def _dipped(mask: Mask, seen: Mask, ppm: float) -> bool:
+    """Whether the piece ``mask`` has a dip of bare pot (:data:`DIP_MM`),
+    its outline smoothed first (:data:`DIP_SMOOTH_MM`)."""
+    k = 2 * round(DIP_SMOOTH_MM * ppm) + 1
+    mask = np.asarray(cv2.GaussianBlur(mask * np.uint8(255), (k, k), 0) > 127, np.uint8)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    for contour in contours:
+        if len(contour) < 8:
+            continue
+        try:
+            defects = cv2.convexityDefects(contour, cv2.convexHull(contour, returnPoints=False))
+        except cv2.error:  # an outline crossing itself (a pixel-wide neck): no hull order
+            continue
+        for start, end, _, depth in [] if defects is None else defects.reshape(-1, 4):
+            if depth / 256 < DIP_MM * ppm:
+                continue
+            arc = np.roll(contour, -int(start), axis=0)[: (end - start) % len(contour) + 1]
+            dip = np.zeros_like(mask)
+            cv2.fillPoly(dip, [arc], 1)
+            there = seen[(dip > 0) & (mask == 0)]
+            known = int(np.count_nonzero(there < 2))
+            if 2 * known > len(there) and np.count_nonzero(there == 1) < DIP_COLOURED * known:
+                return True
+    return False
 
 
 def near(pot: Pot | None, spec: MatSpec) -> tuple[float, float]:
