@@ -11,10 +11,11 @@ thin band between two lit faces).
 
 For each 22 mm fit with no wink of its colour on it yet, 16 mm circles
 centred up to :data:`REACH_MM` from its centre are scored by how much
-darker their edge is than the faces either side, where the edge runs over
-the lower wink's face; the best, if it scores :data:`RING_MIN`
-(:data:`RING_MIN_COVERED` where other winks lie over part of the lower
-one), is a wink.
+darker their edge is than the faces either side (sampled clear of the
+edge's blur: :data:`INNER_MM`), where the edge runs over the lower wink's
+face; the best, if it scores :data:`RING_MIN` (:data:`RING_MIN_COVERED`
+where other winks lie over part of the lower one), is a wink if its disc
+shows the lower wink's colour (:func:`~vision.mat.winks._ringed`).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from numpy.typing import NDArray
 
 from controller.games.tiddlywinks.geometry import Colour
 from vision.mat.camera import MatCalibration
+from vision.mat.fit import fixed_all
 from vision.mat.layout import WINK_THICKNESS_MM
 from vision.mat.relations import Circle
 
@@ -35,7 +37,7 @@ REACH_MM = 8.5
 """How far from the lower wink's centre the small wink's is looked for
 (further out it reaches well past the lower wink's rim, and the rays find
 it)."""
-RING_MIN = 6.0
+RING_MIN = 5.0
 """The least score of a ring: its darkening against the faces either side
 (a share of their grey), over its standard error along the ring. First set
 at 9 on the benchmark's still crops, seeds 1000-1199 and 5000-5199: rings of
@@ -43,18 +45,22 @@ real winks 10-42 (and two at 4-6, missed), no wink's ring up to 6.7. Every
 22 mm fit in the still crops of tuning seeds 34000-34299: real rings not
 found otherwise 8.0, 8.5, 10.7, 14.9 (the first two missed at 9), shading
 and other winks' edges 5.2 at most. Session 9 (b-ring), read in the face's
-channel (:func:`face_channel`): 6 (a real ring at 6.5 missed at 7); on the
-4190 22 mm fits scored in the still crops of tuning seeds 32000-34999 and
-40000-40999 with no small wink of their colour on them, rings scored 5.2 at
-most (the edge of a yellow 16 mm wink on a red face, read in red), the next
-3.6."""
-RING_MIN_COVERED = 4.0
+channel (:func:`face_channel`): 6 (a real ring at 6.5 missed at 7). Session
+10 (b-rings), the faces sampled clear of the edge's blur (:data:`INNER_MM`):
+5. On the 22 mm fits searched in the still crops of tuning seeds
+32000-32999 and 40000-40599 with no other wink over them (866), real rings
+scored 7.8-55, rings of no wink 2.7 at most (but for a yellow wink's edge
+read in red, 7.7, which the colour check in
+:func:`~vision.mat.winks._ringed` turns away)."""
+RING_MIN_COVERED = 4.5
 """The least score where other winks lie over part of the lower wink: the
 ring is scored over the part of it clear of them, fewer points, so a real
 ring's score (its mean over its standard error) is smaller, by the root of
-the share left. On the tuning fits above, real rings not found at 7 with a
-wink over part of the lower one scored 4.3-5.3 (32034, 40362, 40499,
-40748), rings of no wink on such fits 2.8 at most (2110 fits)."""
+the share left. Session 9: 4 (real rings 4.3-5.3 under it before, rings of
+no wink 2.8 at most). Session 10, on the fits above with other winks over
+part of them (1510): real rings 7.1-70 (two with too little of the ring
+clear of the others to score), rings of no wink 2.3 at most (and a real
+wink 9 mm off the lower one's centre, 6.7, found: tuning seed 40263)."""
 Floats = NDArray[np.float64]
 STEP_MM = 1.0
 N_ANGLES = 144
@@ -62,8 +68,28 @@ R_SMALL = 8.0
 EDGE_MM = 0.25
 """The dark edge's middle beyond the face's radius (the side wall and the
 ring under the rim reach half a millimetre out)."""
-SIDE_MM = 1.1
-"""How far either side of the edge the faces are sampled."""
+BAND_MM = (-0.15, 0.15)
+"""Where, either side of the edge's middle, the ring is sampled."""
+INNER_MM = (1.6, 2.0)
+OUTER_MM = (1.4, 1.8)
+"""How far inside and outside the edge's middle the faces are sampled
+(each side the mean of its samples). A still's blur (1.1-2.2 px, about
+0.7-1.4 mm) spreads the half-millimetre dark edge over a few millimetres:
+until session 10 the faces were sampled 1.35 mm inside and 1.1 mm outside,
+in the edge's blurred dip, which halved the contrast of faint rings. The
+outer side is a little nearer than the inner: further out it leaves the
+lower face sooner (fewer points of a ring near its rim). Tuning seeds
+32000-32999 (1482 fits searched, 19 with a small wink of their colour on
+them): real rings alone on their face scored 3.6-30 before and 7.8-39 now,
+rings of no wink 2.2 before and 2.5 now (but for a yellow wink's edge read
+in red: 5.2, 7.7); with other winks over part of the face, real rings
+3.3-51 (one not scored) before and 7.1-70 now, rings of no wink 2.6 before
+and 2.3 now. Checked on seeds 40000-40599 (907 fits): real rings 4.8-52
+before, 8.2-55 now; rings of no wink 3.6 before, 2.7 now."""
+RIM_MM = 0.5
+"""The outer face samples must lie this far inside the lower wink's rim
+(nearer, they are in the dip of its own dark edge: the ring scores less,
+never more; 1.0 until session 10)."""
 
 
 CHANNEL = {Colour.BLUE: 0, Colour.GREEN: 1, Colour.RED: 2}
@@ -96,28 +122,17 @@ def score(grey: NDArray[np.uint8], cal: MatCalibration, lower: Circle, centres: 
     mapping at ``lower``'s centre, at the upper face's height)."""
     ang = np.linspace(0, 2 * math.pi, n_angles, endpoint=False)
     unit = np.column_stack([np.cos(ang), np.sin(ang)])
-    radii = (R_SMALL - SIDE_MM, R_SMALL + EDGE_MM - 0.15, R_SMALL + EDGE_MM + 0.15,
-             R_SMALL + EDGE_MM + SIDE_MM)  # fmt: skip
-    offs = np.stack([r * unit for r in radii])  # (4, angles, 2) mm
-    z = lower[3] + WINK_THICKNESS_MM
-    c = np.array([lower[0], lower[1]])
-    base = cal.to_pixels(c + np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]]), z)
-    jac = np.column_stack([base[1] - base[0], base[2] - base[0]])  # pixels per mm
-    at = ((centres - c) @ jac.T + base[0]).astype(np.float32)
-    step = (offs @ jac.T).astype(np.float32)
-    px = at[None, :, None, :] + step[:, None, :, :]  # (4, n, angles, 2)
-    outer = centres[:, None, :] + offs[3][None]
-    ok = np.hypot(outer[..., 0] - lower[0], outer[..., 1] - lower[1]) < lower[2] - 1.0
-    for o in others:
-        for k in (0, 3):
-            pts = centres[:, None, :] + offs[k][None]
-            ok &= np.hypot(pts[..., 0] - o[0], pts[..., 1] - o[1]) > o[2] + 0.7
-    rows = px.reshape(4 * len(centres), n_angles, 2)
-    g = cv2.remap(grey, rows[..., 0], rows[..., 1], cv2.INTER_LINEAR,
-                  borderMode=cv2.BORDER_REPLICATE).astype(np.float32)  # fmt: skip
-    g = g.reshape(4, len(centres), n_angles)
-    side = np.minimum(g[0], g[3])
-    dark = np.where(ok, (side - (g[1] + g[2]) / 2) / np.maximum(side, 1.0), 0.0)
+    mid = R_SMALL + EDGE_MM
+    inner = [mid - d for d in INNER_MM]
+    band = [mid + d for d in BAND_MM]
+    outer = [mid + d for d in OUTER_MM]
+    offs = np.stack([r * unit for r in (*inner, *band, *outer)])  # (radii, angles, 2) mm
+    ok = _clear(lower, centres, offs, others)
+    g = _sample(grey, cal, lower, centres, offs)
+    ends = np.cumsum([len(inner), len(band)])
+    face_in, ring, face_out = (part.mean(axis=0) for part in np.split(g, ends))
+    side = np.minimum(face_in, face_out)
+    dark = np.where(ok, (side - ring) / np.maximum(side, 1.0), 0.0)
     n = ok.sum(axis=1)
     mean = dark.sum(axis=1) / np.maximum(n, 1)
     var = np.where(ok, (dark - mean[:, None]) ** 2, 0.0).sum(axis=1) / np.maximum(n - 1, 1)
@@ -125,12 +140,46 @@ def score(grey: NDArray[np.uint8], cal: MatCalibration, lower: Circle, centres: 
     return np.where(n >= n_angles // 4, out, -1.0)
 
 
+def _clear(lower: Circle, centres: Floats, offs: Floats,
+           others: Sequence[Circle]) -> NDArray[np.bool_]:  # fmt: skip
+    """Where (centres, angles) the ring's outermost samples lie on
+    ``lower``'s face (:data:`RIM_MM` inside its rim) and its innermost and
+    outermost clear of ``others``."""
+    outer = centres[:, None, :] + offs[-1][None]
+    ok = np.hypot(outer[..., 0] - lower[0], outer[..., 1] - lower[1]) < lower[2] - RIM_MM
+    for o in others:
+        for k in (0, -1):
+            pts = centres[:, None, :] + offs[k][None]
+            ok &= np.hypot(pts[..., 0] - o[0], pts[..., 1] - o[1]) > o[2] + 0.7
+    return np.asarray(ok, np.bool_)
+
+
+def _sample(grey: NDArray[np.uint8], cal: MatCalibration, lower: Circle, centres: Floats,
+            offs: Floats) -> NDArray[np.float32]:  # fmt: skip
+    """``grey`` at each centre plus each offset (radii, angles, 2; mm):
+    (radii, centres, angles), mapped affinely about ``lower``'s centre at
+    the upper face's height."""
+    z = lower[3] + WINK_THICKNESS_MM
+    c = np.array([lower[0], lower[1]])
+    base = cal.to_pixels(c + np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]]), z)
+    jac = np.column_stack([base[1] - base[0], base[2] - base[0]])  # pixels per mm
+    at = ((centres - c) @ jac.T + base[0]).astype(np.float32)
+    step = (offs @ jac.T).astype(np.float32)
+    px = at[None, :, None, :] + step[:, None, :, :]  # (radii, n, angles, 2)
+    k, n_angles = len(offs), offs.shape[1]
+    rows = px.reshape(k * len(centres), n_angles, 2)
+    g = cv2.remap(grey, rows[..., 0], rows[..., 1], cv2.INTER_LINEAR,
+                  borderMode=cv2.BORDER_REPLICATE).astype(np.float32)  # fmt: skip
+    return np.asarray(g.reshape(k, len(centres), n_angles), np.float32)
+
+
 def find(grey: NDArray[np.uint8], cal: MatCalibration, lower: Circle,
          others: Sequence[Circle] = ()) -> tuple[float, float, float] | None:  # fmt: skip
     """The best 16 mm ring on ``lower``'s face: centre x, y and its score
     (None: no centre has enough of its ring on the face). Centres every
     millimetre first, then every quarter round the best, whose score is
-    taken over more of its ring."""
+    taken over more of its ring; its centre is then fitted to the ring's
+    darkest line (:func:`centre`)."""
     xs = np.arange(-REACH_MM, REACH_MM + 0.01, STEP_MM)
     gx, gy = np.meshgrid(xs, xs)
     keep = np.hypot(gx, gy) <= REACH_MM
@@ -144,4 +193,45 @@ def find(grey: NDArray[np.uint8], cal: MatCalibration, lower: Circle,
     near = np.column_stack([fx.ravel() + centres[best, 0], fy.ravel() + centres[best, 1]])
     k = int(np.argmax(score(grey, cal, lower, near, others, N_ANGLES // 3)))
     final = score(grey, cal, lower, near[k : k + 1], others)[0]
-    return float(near[k, 0]), float(near[k, 1]), float(final)
+    x, y = centre(grey, cal, lower, (float(near[k, 0]), float(near[k, 1])), others)
+    return x, y, float(final)
+
+
+LINE_MM = (-1.2, 1.0, 0.1)
+"""Where the ring's darkest line is looked for, about the edge's middle:
+from, to, step (mm)."""
+MOVE_MM = 1.5
+"""A centre fitted further than this from where the ring scored best is
+not taken (something else's dark line)."""
+
+
+def centre(grey: NDArray[np.uint8], cal: MatCalibration, lower: Circle, at: tuple[float, float],
+           others: Sequence[Circle] = ()) -> tuple[float, float]:  # fmt: skip
+    """The centre of the 16 mm ring found at ``at``, fitted to its darkest
+    line: along each radius the darkest point (to a fraction of a step),
+    and the circle of the edge's radius through them. The best score's
+    centre is pulled towards the small wink's shadow, which darkens one
+    side beyond its edge; the darkest line is its edge. On the real rings
+    of tuning seeds 32000-32999 and 40000-40599 (27): off the truth by 0.34
+    mm at the median and 0.65 at p90 before, 0.14 and 0.29 fitted."""
+    lo, hi, step = LINE_MM
+    mid = R_SMALL + EDGE_MM
+    ang = np.linspace(0, 2 * math.pi, N_ANGLES, endpoint=False)
+    unit = np.column_stack([np.cos(ang), np.sin(ang)])
+    radii = mid + np.arange(lo, hi + 1e-9, step)
+    c = np.array([at])
+    offs = np.stack([r * unit for r in radii])
+    ok = _clear(lower, c, offs, others)[0]
+    g = _sample(grey, cal, lower, c, offs)[:, 0, :]  # (radii, angles)
+    k = np.argmin(g, axis=0)
+    ok &= (k > 0) & (k < len(radii) - 1)  # a minimum inside the window
+    k = np.clip(k, 1, len(radii) - 2)
+    cols = np.arange(N_ANGLES)
+    a, b, d = g[k - 1, cols], g[k, cols], g[k + 1, cols]
+    curve = a - 2 * b + d
+    frac = np.where(curve > 0, 0.5 * (a - d) / np.where(curve > 0, curve, 1.0), 0.0)
+    pts = c + (radii[k] + frac * step)[:, None] * unit
+    x, y, n, _ = fixed_all(pts[None], ok[None], c, mid)
+    if n[0] < N_ANGLES // 4 or math.hypot(x[0] - at[0], y[0] - at[1]) > MOVE_MM:
+        return at
+    return float(x[0]), float(y[0])

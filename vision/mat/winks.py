@@ -117,7 +117,7 @@ def find_winks(pic: Picture) -> Found:
         grey = np.asarray(cv2.cvtColor(pic.image, cv2.COLOR_BGR2GRAY), np.uint8)
     known: list[tuple[int, int]] = []
     if pic.loose_mm < 1.0:  # a still: its rings show small winks on large ones
-        for ring, lower in _ringed(pic.cal, pic.image, grey, fits):
+        for ring, lower in _ringed(pic.cal, pic.image, grey, fits, masks):
             known.append((len(fits), lower))
             fits.append(ring)
     colours = [f.colour for f in fits]
@@ -284,7 +284,7 @@ small wink on them), and searching them all cost 2 ms a frame."""
 
 
 def _ringed(cal: MatCalibration, image: NDArray[np.uint8], grey: NDArray[np.uint8],
-            fits: list[Fit]) -> list[tuple[Fit, int]]:  # fmt: skip
+            fits: list[Fit], masks: dict[Colour, Mask]) -> list[tuple[Fit, int]]:  # fmt: skip
     """Small winks found by their dark edge on a large wink of their
     colour that no small wink of its colour lies on yet
     (:mod:`vision.mat.rings`), each with the index of the wink it lies on.
@@ -294,7 +294,13 @@ def _ringed(cal: MatCalibration, image: NDArray[np.uint8], grey: NDArray[np.uint
     were not looked at): a small wink reaching a fraction of a millimetre
     past the rim leaves the outline within :attr:`Picture.loose_mm` (tuning
     seed 32210: RMS 0.242 mm, its ring scoring 9.4); on clean outlines with
-    no wink on them rings scored 4.7 at most (585 fits, seeds 34000-34599)."""
+    no wink on them rings scored 4.7 at most (585 fits, seeds 34000-34599).
+
+    A ring is a wink only if :data:`SHOWS` of its disc, clear of the other
+    winks, shows the lower wink's colour (session 10): a yellow wink is as
+    bright in red as a red face, and the edge of one lying on a red wink
+    but not fitted in the crop is a ring in red (tuning seed 32759: 5.2,
+    10.5 with the faces sampled clear of the edge's blur)."""
     out = []
     for i, f in enumerate(fits):
         a = f.circle()
@@ -304,8 +310,11 @@ def _ringed(cal: MatCalibration, image: NDArray[np.uint8], grey: NDArray[np.uint
             continue
         others = [g.circle() for g in fits if g is not f and relations.overlap(g.circle(), a) > 0]
         got = rings.find(rings.face_channel(image, grey, f.colour), cal, a, others)
-        if got is not None and got[2] >= (rings.RING_MIN_COVERED if others else rings.RING_MIN):
-            out.append((Fit(f.colour, 16, got[0], got[1], 0.0, False, -1, 0.0), i))
+        if got is None or got[2] < (rings.RING_MIN_COVERED if others else rings.RING_MIN):
+            continue
+        ring = Fit(f.colour, 16, got[0], got[1], 0.0, False, -1, 0.0)
+        if relations.fill(masks[f.colour], cal, ring.circle(1), others) >= SHOWS:
+            out.append((ring, i))
     return out
 
 
@@ -321,12 +330,17 @@ def _rescue(pic: Picture, es: EdgeSet, fits: list[Fit],
     Such a misfit of the crescent's own candidate, a partial fit of the
     hint's colour over the hint's fit showing less than :data:`SHOWS` of its
     colour, is no wink: it does not hide the hint's fit, and gives way to
-    it. Returns ``fits`` less the misfits given way, and the fits rescued."""
+    it. A second circle (:func:`_beyond`) of the other size near the hint
+    does not stand for it (it is another wink's arc, or this one's given the
+    wrong size), and gives way to the hint's fit if that shows too little of
+    its colour with it (:func:`_second`). Returns ``fits`` less the misfits
+    given way, and the fits rescued."""
     out: list[Fit] = []
     gone: list[Fit] = []
     for h in pic.hints:
         if any(f.colour is h.colour and math.hypot(f.x - h.x, f.y - h.y)
                < pic.apart_mm[f.size != h.size] + abs(f.size - h.size) / 2
+               and (f.size == h.size or f.row >= 0)
                for f in (*fits, *out) if f not in gone):  # fmt: skip
             continue  # here (a circle of the other size holding it is the same wink)
         got = [g for g in (_seeded(pic.cal, es, replace(h, row=k), 0)
@@ -337,11 +351,25 @@ def _rescue(pic: Picture, es: EdgeSet, fits: list[Fit],
             continue
         rest = [f for f in (*fits, *out) if f not in gone]
         misfit = [f for f in rest if _misfit(pic.cal, f, best, rest, masks)]
-        others = _above(pic.cal, best, [f for f in rest if f not in misfit], masks)
-        if relations.fill(masks[h.colour], pic.cal, best.circle(), others) >= SHOWS:
-            out.append(best)
-            gone += misfit
+        second = _second(h, rest, pic.apart_mm)
+        for more in ([], second) if second else ([],):  # the second circle gives way if need be
+            others = _above(pic.cal, best, [f for f in rest if f not in misfit + more], masks)
+            if relations.fill(masks[h.colour], pic.cal, best.circle(), others) >= SHOWS:
+                out.append(best)
+                gone += misfit + more
+                break
     return [f for f in fits if f not in gone], out
+
+
+def _second(h: Fit, fits: list[Fit], apart_mm: tuple[float, float]) -> list[Fit]:
+    """The second circles (:func:`_beyond`: no candidate of their own) of
+    ``h``'s colour but not its size, near enough to stand for it: the size
+    a short arc was given (tuning seed 32247: a 22 mm circle through the
+    arc of a 16 mm wink squopped by one of its colour, RMS 0.14 mm, where
+    the video and the wink's own candidate saw a 16 mm one)."""
+    near = apart_mm[1] + 3.0  # as in _rescue: the two sizes' radii differ by 3 mm
+    return [f for f in fits if f.row < 0 and f.colour is h.colour and f.size != h.size
+            and math.hypot(f.x - h.x, f.y - h.y) < near]  # fmt: skip
 
 
 def _above(cal: MatCalibration, g: Fit, fits: list[Fit],
