@@ -12,7 +12,8 @@ from vision.mat.synth.scene import MatScene, TrueWink
 
 # A pile of three from tuning seed 32101: b2 on r2 on b4, b2 also on b4.
 # Where b2's edge crosses b4 it runs mostly under r2, so the still leaves
-# b2 and b4 with neither on the other; the video orders them.
+# b2 and b4 with neither on the other; the video orders them (rightly here,
+# but in 3 of 8 such pairs of the evaluation frames wrongly).
 PILE_32101 = MatScene((
     TrueWink("b2", -511.8, -352.5, 2), TrueWink("b4", -523.5, -343.5, 0),
     TrueWink("r2", -511.7, -345.7, 1),
@@ -32,8 +33,9 @@ def _truth(scene: MatScene) -> set[tuple[str, str]]:
 
 
 @pytest.mark.parametrize("noise", [3, 8])
-def test_a_relation_the_still_leaves_open_is_taken_from_the_video(noise: int) -> None:
-    assert _relations(PILE_32101, 32101, noise) == _truth(PILE_32101)
+def test_a_relation_the_still_leaves_open_is_not_guessed_from_the_video(noise: int) -> None:
+    # Left open, the engine's consistency check asks the umpire (14).
+    assert _relations(PILE_32101, 32101, noise) == _truth(PILE_32101) - {("b2", "b4")}
 
 
 # A pile of three from tuning seed 32330: y3 on b4 and y6, b4 on y6. The

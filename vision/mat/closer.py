@@ -8,8 +8,12 @@ times finer, about 2 px per mm). After the video frame is read, every group
 of winks touching or stacked (and any wink not seen whole) is read again
 from a crop of a still, with the same steps (:func:`~vision.mat.winks.find_winks`)
 and the same calibration scaled to the crop; what the crop finds replaces
-what the video found there, but for the video's order of two winks that
-the crop leaves with neither on the other (:func:`_agree`).
+what the video found there. A pair of winks the crop leaves with neither
+on the other stays so (the engine's consistency check then asks the
+umpire, 14), even where the video ordered it: tried in session 10, the
+video's order was right for 5 such pairs of the evaluation frames checked
+and wrong for 3 (7070, 17178, 19085): a guess, and a wrong one is a false
+squop where an open pair only asks.
 """
 
 from __future__ import annotations
@@ -20,7 +24,6 @@ from collections.abc import Callable
 import numpy as np
 
 from controller.games.tiddlywinks.geometry import Colour, MatSpec
-from vision.mat import relations
 from vision.mat.camera import MatCalibration
 from vision.mat.layout import WINK_THICKNESS_MM
 from vision.mat.pot import Pot, opening_box, pot_mask, potted
@@ -132,7 +135,7 @@ def look(found: Found, still: Still, cal: MatCalibration, pot: Pot | None, spec:
         inside = [k for k, f in enumerate(got.fits) if near(f)]
         if inside:
             kept = [i for i in kept if not near(found.fits[i])]
-            extra.append((_agree(found, group, got, inside), inside))
+            extra.append((got, inside))
     return _merge(found, kept, extra)
 
 
@@ -146,44 +149,6 @@ def in_pot(
     if box is None:
         return None
     return potted(still(box).image, cal.crop(scale, box), pot, spec)
-
-
-SAME_FIT_MM = 2.0
-"""A still's fit and a video fit of one colour and size this close are the
-same wink (the video's covered winks are fitted to 1.5 mm at p95)."""
-
-
-def _agree(video: Found, group: list[int], got: Found, inside: list[int]) -> Found:
-    """``got`` (a still's look at ``group``) with the relations the video saw
-    between two of its winks that the still leaves with neither on the other
-    (their overlap there wholly under a third wink, or its one colour's edges
-    hidden): the video's different blur and parallax can show what the
-    still's does not; a pair the still orders keeps the still's order.
-    Tuning seeds 32000-32999 and 40000-40499: 5 relations gained (32101
-    twice, 32508, 40414, 40423), none false (one, 40387, with the sliver
-    votes of :data:`~vision.mat.relations.CLEAR_MASK_MIN` 0)."""
-    same = {k: _video_twin(video, group, got.fits[k]) for k in inside}
-    on = {k: set(v) for k, v in got.on.items()}
-    for a in inside:
-        for b in inside:
-            va, vb = same[a], same[b]
-            if (a == b or va < 0 or vb < 0 or vb not in video.on[va] or b in on[a] or a in on[b]
-                    or relations.overlap(got.fits[a].circle(), got.fits[b].circle())
-                    <= relations.SQUOP_OVERLAP_MM):  # fmt: skip
-                continue
-            on[a].add(b)
-    if on == got.on:
-        return got
-    return Found(got.fits, on, relations.pile_levels(len(got.fits), on), got.masks)
-
-
-def _video_twin(video: Found, group: list[int], f: Fit) -> int:
-    """The video fit in ``group`` of ``f``'s colour and size nearest it
-    within :data:`SAME_FIT_MM` (-1: none)."""
-    near = [(math.hypot(f.x - g.x, f.y - g.y), i) for i in group
-            for g in [video.fits[i]] if g.colour is f.colour and g.size == f.size]  # fmt: skip
-    best = min(near, default=(math.inf, -1))
-    return best[1] if best[0] < SAME_FIT_MM else -1
 
 
 def _merge(found: Found, kept: list[int], extra: list[tuple[Found, list[int]]]) -> Found:
