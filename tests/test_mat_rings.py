@@ -139,3 +139,22 @@ def test_a_rings_centre_is_fitted_to_its_darkest_line() -> None:
     m = match(obs, SHADOWED_RING)
     r4 = next(w for w in obs.winks if w.index in m and m[w.index].id == "r4")
     assert math.hypot(r4.x - 127.7, r4.y - 132.3) < 0.35
+
+
+# Tuning seed 32210's pile (b4 nearly concentric on b1, b1 on g2) with g2
+# moved further under b1. Until session 10 every wink overlapping b1 counted
+# as covering it, g2 too: the ring points over g2 were left out, and with g2
+# this far under b1 too few were left to score b4's ring. g2's overlap with
+# b1 shows blue: it lies under b1 and hides none of b4's ring.
+UNDER_THE_LOWER = tuple(
+    MatScene((TrueWink("g2", gx, gy), TrueWink("b1", -310.1, -164.0, 1),
+              TrueWink("b4", -308.2, -166.8, 2)))
+    for gx, gy in ((-304.0, -158.0), (-305.0, -164.0))
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("scene", UNDER_THE_LOWER)
+def test_a_wink_under_the_lower_one_hides_none_of_its_ring(scene: MatScene) -> None:
+    ids, pairs = _seen(scene, 32210)
+    assert ids == ["b1", "b4", "g2"]
+    assert pairs == _truth(scene)
