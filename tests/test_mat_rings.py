@@ -142,19 +142,25 @@ def test_a_rings_centre_is_fitted_to_its_darkest_line() -> None:
 
 
 # Tuning seed 32210's pile (b4 nearly concentric on b1, b1 on g2) with g2
-# moved further under b1. Until session 10 every wink overlapping b1 counted
-# as covering it, g2 too: the ring points over g2 were left out, and with g2
-# this far under b1 too few were left to score b4's ring. g2's overlap with
-# b1 shows blue: it lies under b1 and hides none of b4's ring.
-UNDER_THE_LOWER = tuple(
-    MatScene((TrueWink("g2", gx, gy), TrueWink("b1", -310.1, -164.0, 1),
-              TrueWink("b4", -308.2, -166.8, 2)))
-    for gx, gy in ((-304.0, -158.0), (-305.0, -164.0))
+# moved further under b1, and tuning seed 34834's (y5 nearly concentric on
+# y1, y1 on r2). Until session 10 every wink overlapping the lower one
+# counted as covering it, the one under it too: the ring points over it were
+# left out, and too few were left to score the ring (34834: y5 missed). The
+# wink under it shows none of its colour where they overlap: it hides
+# nothing of the ring.
+UNDER_THE_LOWER = (
+    *((32210, "b4", MatScene((TrueWink("g2", gx, gy), TrueWink("b1", -310.1, -164.0, 1),
+                              TrueWink("b4", -308.2, -166.8, 2))))
+      for gx, gy in ((-304.0, -158.0), (-305.0, -164.0))),
+    (34834, "y5", MatScene((TrueWink("r2", -77.3277, 305.2075),
+                            TrueWink("y1", -79.2333, 312.2270, 1),
+                            TrueWink("y5", -78.8383, 315.5420, 2)))),
 )  # fmt: skip
 
 
-@pytest.mark.parametrize("scene", UNDER_THE_LOWER)
-def test_a_wink_under_the_lower_one_hides_none_of_its_ring(scene: MatScene) -> None:
-    ids, pairs = _seen(scene, 32210)
-    assert ids == ["b1", "b4", "g2"]
+@pytest.mark.parametrize("rig_seed, ring, scene", UNDER_THE_LOWER)
+def test_a_wink_under_the_lower_one_hides_none_of_its_ring(rig_seed: int, ring: str,
+                                                          scene: MatScene) -> None:  # fmt: skip
+    ids, pairs = _seen(scene, rig_seed)
+    assert ring in ids
     assert pairs == _truth(scene)
