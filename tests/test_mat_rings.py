@@ -139,3 +139,28 @@ def test_a_rings_centre_is_fitted_to_its_darkest_line() -> None:
     m = match(obs, SHADOWED_RING)
     r4 = next(w for w in obs.winks if w.index in m and m[w.index].id == "r4")
     assert math.hypot(r4.x - 127.7, r4.y - 132.3) < 0.35
+
+
+# Tuning seed 32210's pile (b4 nearly concentric on b1, b1 on g2) with g2
+# moved further under b1, and tuning seed 34834's (y5 nearly concentric on
+# y1, y1 on r2). Until session 10 every wink overlapping the lower one
+# counted as covering it, the one under it too: the ring points over it were
+# left out, and too few were left to score the ring (34834: y5 missed). The
+# wink under it shows none of its colour where they overlap: it hides
+# nothing of the ring.
+UNDER_THE_LOWER = (
+    *((32210, "b4", MatScene((TrueWink("g2", gx, gy), TrueWink("b1", -310.1, -164.0, 1),
+                              TrueWink("b4", -308.2, -166.8, 2))))
+      for gx, gy in ((-304.0, -158.0), (-305.0, -164.0))),
+    (34834, "y5", MatScene((TrueWink("r2", -77.3277, 305.2075),
+                            TrueWink("y1", -79.2333, 312.2270, 1),
+                            TrueWink("y5", -78.8383, 315.5420, 2)))),
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("rig_seed, ring, scene", UNDER_THE_LOWER)
+def test_a_wink_under_the_lower_one_hides_none_of_its_ring(rig_seed: int, ring: str,
+                                                          scene: MatScene) -> None:  # fmt: skip
+    ids, pairs = _seen(scene, rig_seed)
+    assert ring in ids
+    assert pairs == _truth(scene)

@@ -50,3 +50,18 @@ PILE_32330 = MatScene((
 def test_a_sliver_does_not_vote_for_the_colour_beside_it() -> None:
     # noise 2: until session 10 the tip read yellow (y6 on b4, upside down)
     assert _relations(PILE_32330, 32330, 2) <= _truth(PILE_32330)
+
+
+# From tuning seed 34829: r4 nearly concentric on r1 (one colour, 3.2 mm
+# off), beside a pile of two greens. The video fitted r1 whole and closely
+# (RMS 0.28 mm), so r1 alone was not looked at again; the greens' crop
+# reached over part of r1 and scored r4's ring, but r1 was not near the
+# greens, and the crop's r1 and r4 were dropped with the rest of it.
+BESIDE_34829 = MatScene((
+    TrueWink("g4", 806.1039, 236.4158), TrueWink("g6", 796.987, 228.5967, 1),
+    TrueWink("r1", 783.4746, 248.3299), TrueWink("r4", 781.797, 251.0409, 1),
+))  # fmt: skip
+
+
+def test_a_ring_found_beside_a_pile_is_looked_at_again() -> None:
+    assert _relations(BESIDE_34829, 34829, 34829) == _truth(BESIDE_34829)

@@ -300,7 +300,11 @@ def _ringed(cal: MatCalibration, image: NDArray[np.uint8], grey: NDArray[np.uint
     winks, shows the lower wink's colour (session 10): a yellow wink is as
     bright in red as a red face, and the edge of one lying on a red wink
     but not fitted in the crop is a ring in red (tuning seed 32759: 5.2,
-    10.5 with the faces sampled clear of the edge's blur)."""
+    10.5 with the faces sampled clear of the edge's blur).
+
+    Only winks that may lie over the large one (:func:`_above`) cover its
+    ring; until session 10 one lying under it did too, and its ring points
+    there were left out for nothing (tuning seed 32210: g2 under b1)."""
     out = []
     for i, f in enumerate(fits):
         a = f.circle()
@@ -308,7 +312,8 @@ def _ringed(cal: MatCalibration, image: NDArray[np.uint8], grey: NDArray[np.uint
         if (f.size != 22 or (f.whole and f.rms <= RINGED_RMS_MM)
                 or any(relations.overlap(g.circle(), a) > 0 for g in small)):  # fmt: skip
             continue
-        others = [g.circle() for g in fits if g is not f and relations.overlap(g.circle(), a) > 0]
+        touching = [g for g in fits if g is not f and relations.overlap(g.circle(), a) > 0]
+        others = _above(cal, f, touching, masks)  # winks under it hide none of its ring
         got = rings.find(rings.face_channel(image, grey, f.colour), cal, a, others)
         if got is None or got[2] < (rings.RING_MIN_COVERED if others else rings.RING_MIN):
             continue
