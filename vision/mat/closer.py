@@ -11,7 +11,7 @@ and the same calibration scaled to the crop; what the crop finds replaces
 what the video found there. A pair of winks the crop leaves with neither
 on the other stays so (the engine's consistency check then asks the
 umpire, 14), even where the video ordered it: tried in session 10, the
-video's order was right for 5 such pairs of the evaluation frames checked
+video's order was right for 7 such pairs of the nine evaluation ranges
 and wrong for 3 (7070, 17178, 19085): a guess, and a wrong one is a false
 squop where an open pair only asks.
 """
