@@ -13,7 +13,7 @@ from vision.mat.synth.scene import MatScene, TrueWink
 # A pile of three from tuning seed 32101: b2 on r2 on b4, b2 also on b4.
 # Where b2's edge crosses b4 it runs mostly under r2, so the still leaves
 # b2 and b4 with neither on the other; the video orders them (rightly here,
-# but in 3 of 8 such pairs of the evaluation frames wrongly).
+# but in 3 of 10 such pairs of the evaluation frames wrongly).
 PILE_32101 = MatScene((
     TrueWink("b2", -511.8, -352.5, 2), TrueWink("b4", -523.5, -343.5, 0),
     TrueWink("r2", -511.7, -345.7, 1),
