@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from controller.games.tiddlywinks.geometry import Colour
+from tests.mat_piles import benched, pairs, truth
 from vision.mat.analyse import analyse
 from vision.mat.camera import MatCalibration
 from vision.mat.closer import groups, region
@@ -46,25 +47,7 @@ def _observe(scene: MatScene, rig_seed: int, noise: int = 0) -> MatObservation:
 
 def _relations(scene: MatScene, rig_seed: int, noise: int = 0) -> set[tuple[str, str]]:
     obs = _observe(scene, rig_seed, noise)
-    return _pairs(obs, match(obs, scene))
-
-
-def _pairs(obs: MatObservation, m: dict[int, TrueWink]) -> set[tuple[str, str]]:
-    """The squops seen, as (upper, lower) true ids, of winks matched to the truth."""
-    return {(m[w.index].id, m[b].id) for w in obs.winks for b in w.on if w.index in m and b in m}
-
-
-def _truth(scene: MatScene) -> set[tuple[str, str]]:
-    """Which wink lies on which, as the scene was rendered."""
-    return {(w.id, b) for w in scene.field() for b in scene.on(w)}
-
-
-def _benched(scene: MatScene, rig_seed: int) -> tuple[MatObservation, dict[int, TrueWink]]:
-    """``scene`` seen with the benchmark's rig and noise seeds, and its match to the truth."""
-    rig = MatRig.make(seed=rig_seed)
-    still = lambda box: render(rig.still(box), scene, seed=rig_seed + 100_000)  # noqa: E731
-    obs = analyse(render(rig, scene, seed=rig_seed), still=still)
-    return obs, match(obs, scene)
+    return pairs(obs, match(obs, scene))
 
 
 def test_the_middle_of_a_pile_is_refitted_from_where_the_video_saw_it() -> None:
@@ -164,10 +147,10 @@ SEEN_FROM_THE_SIDE = MatScene((
 
 
 def test_a_pile_is_read_again_with_each_face_at_its_height() -> None:
-    truth = {(w.id, b) for w in SEEN_FROM_THE_SIDE.field() for b in SEEN_FROM_THE_SIDE.on(w)}
-    assert ("r6", "b5") in truth and ("y6", "g5") in truth
+    want = truth(SEEN_FROM_THE_SIDE)
+    assert ("r6", "b5") in want and ("y6", "g5") in want
     for rig_seed in range(1, 7):
-        assert _relations(SEEN_FROM_THE_SIDE, rig_seed, NOISE) == truth, rig_seed
+        assert _relations(SEEN_FROM_THE_SIDE, rig_seed, NOISE) == want, rig_seed
 
 
 # Two winks of one colour, 8 mm overlapped, and a wink of another colour on
@@ -255,7 +238,7 @@ def test_a_wink_between_two_in_a_pile_is_fitted_clear_of_their_edges(
     m = match(obs, scene)
     assert len(obs.winks) == 3 and len(m) == 3, rig_seed  # nothing missed, nothing invented
     seen = {(m[w.index].id, m[b].id) for w in obs.winks for b in w.on}
-    assert seen == _truth(scene), rig_seed
+    assert seen == truth(scene), rig_seed
 
 
 # Tuning seed 30046: g5 on g4, r5 on g5. In the video g5 is not fitted, r5 is
@@ -295,7 +278,7 @@ ORDERED_BY_LEVELS = MatScene((
 
 
 def test_a_pair_left_undecided_is_ordered_by_the_levels_the_others_give() -> None:
-    assert _pairs(*_benched(ORDERED_BY_LEVELS, 30088)) == {("g4", "r2"), ("g4", "r4"), ("r4", "r2")}
+    assert pairs(*benched(ORDERED_BY_LEVELS, 30088)) == {("g4", "r2"), ("g4", "r4"), ("r4", "r2")}
 
 
 # Tuning seed 30071: r4 on r6, one colour, 3.8 mm overlap. In the still two
@@ -309,15 +292,15 @@ LOOSE_ACROSS_TWO = MatScene((
 
 @pytest.mark.parametrize("rig_seed", [30071, 2, 3])
 def test_a_loose_fit_across_two_winks_gives_way_to_its_refit(rig_seed: int) -> None:
-    obs, m = _benched(LOOSE_ACROSS_TWO, rig_seed)
+    obs, m = benched(LOOSE_ACROSS_TWO, rig_seed)
     assert sorted((w.colour.value, w.size) for w in obs.winks) == [
         ("blue", 22), ("red", 16), ("red", 16)]  # fmt: skip
-    assert _pairs(obs, m) == {("r4", "r6")}
+    assert pairs(obs, m) == {("r4", "r6")}
 
 
 def _isolated(scene: MatScene, rig_seed: int) -> set[tuple[str, str]]:
     """Relations seen in ``scene`` rendered by the benchmark's rig and noise seeds."""
-    return _pairs(*_benched(scene, rig_seed))
+    return pairs(*benched(scene, rig_seed))
 
 
 # From tuning seeds 33060 and 32193: the middle wink of a pile of three, of a
@@ -338,7 +321,7 @@ SLIVERS = (
 def test_an_overlap_mostly_under_a_third_colour_is_read_clear_of_it(
     rig_seed: int, scene: MatScene
 ) -> None:
-    assert _isolated(scene, rig_seed) == _truth(scene)
+    assert _isolated(scene, rig_seed) == truth(scene)
 
 
 # From tuning seed 33114: g6 on r4 under r1, g6 wholly inside r4's plan view.
@@ -367,7 +350,7 @@ FAINT_RINGS = (
 
 @pytest.mark.parametrize("rig_seed, scene", FAINT_RINGS)
 def test_a_faint_ring_under_a_third_wink_is_a_wink(rig_seed: int, scene: MatScene) -> None:
-    assert _isolated(scene, rig_seed) == _truth(scene)
+    assert _isolated(scene, rig_seed) == truth(scene)
 
 
 # Tuning seed 32210: b4 nearly concentric on b1 (2.8 mm off), reaching 0.4 mm
@@ -380,9 +363,9 @@ CLEAN_OUTLINE = MatScene((
 
 
 def test_a_ring_is_looked_for_on_a_large_wink_with_a_clean_outline() -> None:
-    obs, m = _benched(CLEAN_OUTLINE, 32210)
+    obs, m = benched(CLEAN_OUTLINE, 32210)
     assert len(obs.winks) == 3 and sorted(t.id for t in m.values()) == ["b1", "b4", "g2"]
-    assert _pairs(obs, m) == {("b1", "g2"), ("b4", "b1"), ("b4", "g2")}
+    assert pairs(obs, m) == {("b1", "g2"), ("b4", "b1"), ("b4", "g2")}
 
 
 # From tuning seeds 32614, 32402 and 33351: a pair of one colour, a wink of
@@ -404,11 +387,11 @@ EDGES_UNDER_A_THIRD = (
 def test_one_colour_pair_with_its_edges_under_a_third_wink_is_not_guessed(
     rig_seed: int, scene: MatScene
 ) -> None:
-    truth = _truth(scene)
+    want = truth(scene)
     top = scene.field()[2].id
     seen = _isolated(scene, rig_seed)
-    assert seen <= truth  # no false squop
-    assert {(a, b) for a, b in truth if a == top} <= seen  # the third wink on both is read
+    assert seen <= want  # no false squop
+    assert {(a, b) for a, b in want if a == top} <= seen  # the third wink on both is read
 
 
 # From tuning seeds 33359, 33524 and 33181: a 16 mm wink nearly concentric on
@@ -426,9 +409,9 @@ DARK_FACE_RINGS = (
 
 @pytest.mark.parametrize("rig_seed, scene", DARK_FACE_RINGS)
 def test_a_ring_is_looked_for_in_its_face_colours_channel(rig_seed: int, scene: MatScene) -> None:
-    obs, m = _benched(scene, rig_seed)
+    obs, m = benched(scene, rig_seed)
     assert len(obs.winks) == len(m) == len(scene.winks)
-    assert _pairs(obs, m) == _truth(scene)
+    assert pairs(obs, m) == truth(scene)
 
 
 # From tuning seeds 32928 and 33946: a pile of two, the small wink 3.2 mm off
@@ -445,7 +428,7 @@ LONE_RINGED = (
 def test_a_lone_large_wink_with_a_loose_outline_is_looked_at_in_the_still(
     rig_seed: int, scene: MatScene
 ) -> None:
-    assert _isolated(scene, rig_seed) == _truth(scene)
+    assert _isolated(scene, rig_seed) == truth(scene)
 
 
 # From tuning seeds 32867 and 32034: a 16 mm wink nearly concentric on a 22 mm
@@ -463,4 +446,4 @@ WEAK_RINGS = (
 
 @pytest.mark.parametrize("rig_seed, scene", WEAK_RINGS)
 def test_a_weak_ring_in_the_faces_channel_is_a_wink(rig_seed: int, scene: MatScene) -> None:
-    assert _isolated(scene, rig_seed) == _truth(scene)
+    assert _isolated(scene, rig_seed) == truth(scene)

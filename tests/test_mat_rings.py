@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 
 from controller.games.tiddlywinks.geometry import Colour
+from tests.mat_piles import benched, pairs, truth
 from vision.mat import rings
 from vision.mat.analyse import STILL_SCALE, analyse
 from vision.mat.camera import calibrate_mat
 from vision.mat.closer import region
-from vision.mat.model import MatObservation
 from vision.mat.render import MatRig, render
 from vision.mat.segment import colour_masks
 from vision.mat.synth.compare import match
@@ -23,23 +23,10 @@ from vision.mat.synth.scene import MatScene, TrueWink
 from vision.mat.winks import Fit, _ringed
 
 
-def _benched(scene: MatScene, rig_seed: int) -> MatObservation:
-    """``scene`` seen with the benchmark's rig and noise seeds."""
-    rig = MatRig.make(seed=rig_seed)
-    still = lambda box: render(rig.still(box), scene, seed=rig_seed + 100_000)  # noqa: E731
-    return analyse(render(rig, scene, seed=rig_seed), still=still)
-
-
 def _seen(scene: MatScene, rig_seed: int) -> tuple[list[str], set[tuple[str, str]]]:
     """The true ids of the winks seen, and the squops seen between them."""
-    obs = _benched(scene, rig_seed)
-    m = match(obs, scene)
-    pairs = {(m[w.index].id, m[b].id) for w in obs.winks for b in w.on if w.index in m and b in m}
-    return sorted(t.id for t in m.values()), pairs
-
-
-def _truth(scene: MatScene) -> set[tuple[str, str]]:
-    return {(w.id, b) for w in scene.field() for b in scene.on(w)}
+    obs, m = benched(scene, rig_seed)
+    return sorted(t.id for t in m.values()), pairs(obs, m)
 
 
 # From tuning seeds 32282 and 32247: a wink squopped by one of its colour
@@ -61,9 +48,9 @@ SECOND_CIRCLES = (
 def test_a_second_circle_of_the_other_size_does_not_stand_for_the_wink_under_it(
     rig_seed: int, scene: MatScene
 ) -> None:
-    ids, pairs = _seen(scene, rig_seed)
+    ids, seen = _seen(scene, rig_seed)
     assert ids == sorted(w.id for w in scene.winks)
-    assert pairs == _truth(scene)
+    assert seen == truth(scene)
 
 
 # From tuning seeds 32926, 34353, 32309 and 32418: a 16 mm wink nearly
@@ -90,9 +77,9 @@ FAINT_RINGS = (
 @pytest.mark.parametrize("rig_seed, ring, lower, scene", FAINT_RINGS)
 def test_a_faint_ring_is_scored_clear_of_its_edges_blur(rig_seed: int, ring: str, lower: str,
                                                         scene: MatScene) -> None:  # fmt: skip
-    _, pairs = _seen(scene, rig_seed)
-    assert (ring, lower) in pairs
-    assert pairs <= _truth(scene)
+    _, seen = _seen(scene, rig_seed)
+    assert (ring, lower) in seen
+    assert seen <= truth(scene)
 
 
 # From tuning seed 32759: y3 (yellow, 16 mm) on r1 (red, 22 mm). Yellow is as
@@ -161,6 +148,6 @@ UNDER_THE_LOWER = (
 @pytest.mark.parametrize("rig_seed, ring, scene", UNDER_THE_LOWER)
 def test_a_wink_under_the_lower_one_hides_none_of_its_ring(rig_seed: int, ring: str,
                                                           scene: MatScene) -> None:  # fmt: skip
-    ids, pairs = _seen(scene, rig_seed)
+    ids, seen = _seen(scene, rig_seed)
     assert ring in ids
-    assert pairs == _truth(scene)
+    assert seen == truth(scene)

@@ -1,0 +1,33 @@
+"""Rendered piles seen by the mat analysis, for the pile tests
+(test_mat_piles, test_mat_rings, test_mat_still)."""
+
+from __future__ import annotations
+
+from vision.mat.analyse import analyse
+from vision.mat.model import MatObservation
+from vision.mat.render import MatRig, render
+from vision.mat.synth.compare import match
+from vision.mat.synth.scene import MatScene, TrueWink
+
+
+def benched(
+    scene: MatScene, rig_seed: int, noise: int | None = None
+) -> tuple[MatObservation, dict[int, TrueWink]]:
+    """``scene`` seen with rig ``rig_seed`` and the frame's noise drawn from
+    ``noise`` (the still's from ``noise`` + 100,000), by default the
+    benchmark's (``rig_seed``); and its match to the truth."""
+    rig = MatRig.make(seed=rig_seed)
+    draw = rig_seed if noise is None else noise
+    still = lambda box: render(rig.still(box), scene, seed=draw + 100_000)  # noqa: E731
+    obs = analyse(render(rig, scene, seed=draw), still=still)
+    return obs, match(obs, scene)
+
+
+def pairs(obs: MatObservation, m: dict[int, TrueWink]) -> set[tuple[str, str]]:
+    """The squops seen, as (upper, lower) true ids, of winks matched to the truth."""
+    return {(m[w.index].id, m[b].id) for w in obs.winks for b in w.on if w.index in m and b in m}
+
+
+def truth(scene: MatScene) -> set[tuple[str, str]]:
+    """Which wink lies on which, as the scene was rendered."""
+    return {(w.id, b) for w in scene.field() for b in scene.on(w)}
