@@ -19,7 +19,7 @@ squop where an open pair only asks.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -165,9 +165,9 @@ def _rung(video: Found, got: Found, rows: list[int]) -> list[int]:
         if f.size != 16 or len(below) != 1 or below[0] not in rows:
             continue
         g = got.fits[below[0]]
-        i = _video_twin(video, range(len(video.fits)), g)
+        i = _video_twin(video, g)
         if (g.colour is f.colour and g.size == 22 and i >= 0 and i not in out
-                and _video_twin(video, range(len(video.fits)), f) < 0):  # fmt: skip
+                and _video_twin(video, f) < 0):  # fmt: skip
             out.append(i)
     return out
 
@@ -189,11 +189,11 @@ SAME_FIT_MM = 2.0
 same wink (the video's covered winks are fitted to 1.5 mm at p95)."""
 
 
-def _video_twin(video: Found, group: Iterable[int], f: Fit) -> int:
-    """The video fit in ``group`` of ``f``'s colour and size nearest it
-    within :data:`SAME_FIT_MM` (-1: none)."""
-    near = [(math.hypot(f.x - g.x, f.y - g.y), i) for i in group
-            for g in [video.fits[i]] if g.colour is f.colour and g.size == f.size]  # fmt: skip
+def _video_twin(video: Found, f: Fit) -> int:
+    """The video fit of ``f``'s colour and size nearest it within
+    :data:`SAME_FIT_MM` (-1: none)."""
+    near = [(math.hypot(f.x - g.x, f.y - g.y), i) for i, g in enumerate(video.fits)
+            if g.colour is f.colour and g.size == f.size]  # fmt: skip
     best = min(near, default=(math.inf, -1))
     return best[1] if best[0] < SAME_FIT_MM else -1
 
