@@ -34,7 +34,7 @@ from vision.mat.model import MatObservation, SeenWink
 from vision.mat.pot import find_pot, pot_mask
 from vision.mat.relations import SQUOP_OVERLAP_MM
 from vision.mat.render import MatRig, render
-from vision.mat.synth.compare import match
+from vision.mat.synth.compare import match, seen_pairs
 from vision.mat.synth.scene import MatScene, TrueWink, overlap, random_scene
 from vision.mat.winks import Fit, Picture, find_winks
 
@@ -159,7 +159,7 @@ def listed(seed: int, scene: MatScene, obs: MatObservation, video: MatObservatio
     that are not true; ``video``: the video frame's observation alone,
     ``fits``: its fits (the still's groups are made of them)."""
     m = match(obs, scene)
-    got = {(m[w.index].id, m[b].id) for w in obs.winks for b in w.on if w.index in m and b in m}
+    got = seen_pairs(obs, m)
     by_id = {w.id: w for w in scene.winks}
     every_group = groups(fits)
 
@@ -167,7 +167,7 @@ def listed(seed: int, scene: MatScene, obs: MatObservation, video: MatObservatio
         near = [_nearest(fits, t) for t in (up, low)]
         return any(near[0] in g and near[1] in g for g in every_group) and -1 not in near
 
-    truth = [(w.id, below) for w in scene.field() for below in scene.on(w)]
+    truth = [(w.id, below) for w in scene.field() for below in scene.on(w)]  # in field order
     out = []
     for up_id, low_id in (p for p in truth if p not in got):
         w, low = by_id[up_id], by_id[low_id]

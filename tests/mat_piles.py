@@ -21,13 +21,3 @@ def benched(
     still = lambda box: render(rig.still(box), scene, seed=draw + 100_000)  # noqa: E731
     obs = analyse(render(rig, scene, seed=draw), still=still)
     return obs, match(obs, scene)
-
-
-def pairs(obs: MatObservation, m: dict[int, TrueWink]) -> set[tuple[str, str]]:
-    """The squops seen, as (upper, lower) true ids, of winks matched to the truth."""
-    return {(m[w.index].id, m[b].id) for w in obs.winks for b in w.on if w.index in m and b in m}
-
-
-def truth(scene: MatScene) -> set[tuple[str, str]]:
-    """Which wink lies on which, as the scene was rendered."""
-    return {(w.id, b) for w in scene.field() for b in scene.on(w)}

@@ -11,14 +11,14 @@ import numpy as np
 import pytest
 
 from controller.games.tiddlywinks.geometry import Colour
-from tests.mat_piles import benched, pairs, truth
+from tests.mat_piles import benched
 from vision.mat import rings
 from vision.mat.analyse import STILL_SCALE, analyse
 from vision.mat.camera import calibrate_mat
 from vision.mat.closer import region
 from vision.mat.render import MatRig, render
 from vision.mat.segment import colour_masks
-from vision.mat.synth.compare import match
+from vision.mat.synth.compare import match, seen_pairs, true_pairs
 from vision.mat.synth.scene import MatScene, TrueWink
 from vision.mat.winks import Fit, _ringed
 
@@ -26,7 +26,7 @@ from vision.mat.winks import Fit, _ringed
 def _seen(scene: MatScene, rig_seed: int) -> tuple[list[str], set[tuple[str, str]]]:
     """The true ids of the winks seen, and the squops seen between them."""
     obs, m = benched(scene, rig_seed)
-    return sorted(t.id for t in m.values()), pairs(obs, m)
+    return sorted(t.id for t in m.values()), seen_pairs(obs, m)
 
 
 # From tuning seeds 32282 and 32247: a wink squopped by one of its colour
@@ -50,7 +50,7 @@ def test_a_second_circle_of_the_other_size_does_not_stand_for_the_wink_under_it(
 ) -> None:
     ids, seen = _seen(scene, rig_seed)
     assert ids == sorted(w.id for w in scene.winks)
-    assert seen == truth(scene)
+    assert seen == true_pairs(scene)
 
 
 # From tuning seeds 32926, 34353, 32309 and 32418: a 16 mm wink nearly
@@ -79,7 +79,7 @@ def test_a_faint_ring_is_scored_clear_of_its_edges_blur(rig_seed: int, ring: str
                                                         scene: MatScene) -> None:  # fmt: skip
     _, seen = _seen(scene, rig_seed)
     assert (ring, lower) in seen
-    assert seen <= truth(scene)
+    assert seen <= true_pairs(scene)
 
 
 # From tuning seed 32759: y3 (yellow, 16 mm) on r1 (red, 22 mm). Yellow is as
@@ -150,4 +150,4 @@ def test_a_wink_under_the_lower_one_hides_none_of_its_ring(rig_seed: int, ring: 
                                                           scene: MatScene) -> None:  # fmt: skip
     ids, seen = _seen(scene, rig_seed)
     assert ring in ids
-    assert seen == truth(scene)
+    assert seen == true_pairs(scene)

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.mat_piles import benched, pairs, truth
+from tests.mat_piles import benched
+from vision.mat.synth.compare import seen_pairs, true_pairs
 from vision.mat.synth.scene import MatScene, TrueWink
 
 # A pile of three from tuning seed 32101: b2 on r2 on b4, b2 also on b4.
@@ -19,13 +20,13 @@ PILE_32101 = MatScene((
 
 
 def _relations(scene: MatScene, rig_seed: int, noise: int) -> set[tuple[str, str]]:
-    return pairs(*benched(scene, rig_seed, noise))
+    return seen_pairs(*benched(scene, rig_seed, noise))
 
 
 @pytest.mark.parametrize("noise", [3, 8])
 def test_a_relation_the_still_leaves_open_is_not_guessed_from_the_video(noise: int) -> None:
     # Left open, the engine's consistency check asks the umpire (14).
-    assert _relations(PILE_32101, 32101, noise) == truth(PILE_32101) - {("b2", "b4")}
+    assert _relations(PILE_32101, 32101, noise) == true_pairs(PILE_32101) - {("b2", "b4")}
 
 
 # A pile of three from tuning seed 32330: y3 on b4 and y6, b4 on y6. The
@@ -39,7 +40,7 @@ PILE_32330 = MatScene((
 
 def test_a_sliver_does_not_vote_for_the_colour_beside_it() -> None:
     # noise 2: until session 10 the tip read yellow (y6 on b4, upside down)
-    assert _relations(PILE_32330, 32330, 2) <= truth(PILE_32330)
+    assert _relations(PILE_32330, 32330, 2) <= true_pairs(PILE_32330)
 
 
 # From tuning seed 34829: r4 nearly concentric on r1 (one colour, 3.2 mm
@@ -54,4 +55,4 @@ BESIDE_34829 = MatScene((
 
 
 def test_a_ring_found_beside_a_pile_is_looked_at_again() -> None:
-    assert _relations(BESIDE_34829, 34829, 34829) == truth(BESIDE_34829)
+    assert _relations(BESIDE_34829, 34829, 34829) == true_pairs(BESIDE_34829)

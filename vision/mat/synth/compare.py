@@ -79,6 +79,17 @@ def match(obs: MatObservation, scene: MatScene) -> dict[int, TrueWink]:
     return out
 
 
+def seen_pairs(obs: MatObservation, m: dict[int, TrueWink]) -> set[tuple[str, str]]:
+    """The squops ``obs`` sees, as (upper, lower) true ids, of winks matched
+    to the truth (``m``: :func:`match`)."""
+    return {(m[w.index].id, m[b].id) for w in obs.winks for b in w.on if w.index in m and b in m}
+
+
+def true_pairs(scene: MatScene) -> set[tuple[str, str]]:
+    """Which wink lies on which, as ``scene`` was rendered: (upper, lower) ids."""
+    return {(w.id, below) for w in scene.field() for below in scene.on(w)}
+
+
 def overlap_shows(upper: TrueWink, lower: TrueWink, winks: list[TrueWink],
                   step: float = 0.05) -> float:  # fmt: skip
     """The area (mm², plan view) of the overlap of ``upper`` on ``lower``
@@ -209,8 +220,7 @@ def tally(
 def _squops(
     obs: MatObservation, scene: MatScene, m: dict[int, TrueWink], t: Tally, tag: str
 ) -> None:
-    truth = {(w.id, below) for w in scene.field() for below in scene.on(w)}
-    seen = {(m[w.index].id, m[b].id) for w in obs.winks for b in w.on if w.index in m and b in m}
+    truth, seen = true_pairs(scene), seen_pairs(obs, m)
     t.squops_true += len(truth)
     t.squops_seen += len(seen)
     t.squops_right += len(truth & seen)
