@@ -44,15 +44,13 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.analyse import Analyser, Settings
-from vision.calibration import calibrate
+from vision.analyse import Analyser
 from vision.coinface import Ellipse
 from vision.halves import STILL_STEP, Halves
 from vision.model import Frame, Image, Posture
 from vision.shadow import far_shadow
-from vision.synth.art import CoinDesign
 from vision.synth.scene import Landing, Rig, render, still_window
-from vision.synth.trial import register
+from vision.synth.trial import prepared
 
 MIN_TAN = 0.2
 """Only landings this far from the camera's floor point (over its height):
@@ -152,13 +150,7 @@ def probe(
 def probes(rig_seed: int, count: int) -> Iterator[Probe]:
     """``count`` landings on one tuning rig, alternately flat and tilted;
     those the analysis calls flat."""
-    rig = Rig.make(rig_seed)
-    rng = np.random.default_rng(rig_seed + 7919)
-    empty = render(rig, None, None, seed=int(rng.integers(1 << 30)))
-    analyser = Analyser(calibrate(empty, rig.layout), settings=Settings())
-    design = CoinDesign.make(rig_seed + 104729)
-    analyser.references = register(analyser, rig, design, empty, rng)
-    background = render(rig, None, None, seed=int(rng.integers(1 << 30)))
+    rig, rng, analyser, design, background = prepared(rig_seed)
     for k in range(count):
         land = towards(rig, rng, tilted=k % 2 == 1)
         seed = int(rng.integers(1 << 30))

@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -96,6 +97,33 @@ def _shot(
     raise AssertionError("unreachable")
 
 
+class Prepared(NamedTuple):
+    """A rig made ready for landings: its random stream (drawn on by each
+    landing), the analyser calibrated from its empty floor with the coin
+    registered, the coin's design and the empty floor's preview."""
+
+    rig: Rig
+    rng: np.random.Generator
+    analyser: Analyser
+    design: CoinDesign
+    background: Frame
+
+
+def prepared(
+    rig_seed: int, coin_px: float | None = None, settings: Settings | None = None
+) -> Prepared:
+    """Rig ``rig_seed`` (``coin_px``: the coin's size in the preview) calibrated
+    and its random coin registered, as :func:`trials` starts each rig."""
+    rig = Rig.make(rig_seed, coin_px=coin_px)
+    rng = np.random.default_rng(rig_seed + 7919)
+    empty = render(rig, None, None, seed=int(rng.integers(1 << 30)))
+    analyser = Analyser(calibrate(empty, rig.layout), settings=settings or Settings())
+    design = CoinDesign.make(rig_seed + 104729)
+    analyser.references = register(analyser, rig, design, empty, rng)
+    background = render(rig, None, None, seed=int(rng.integers(1 << 30)))
+    return Prepared(rig, rng, analyser, design, background)
+
+
 def trials(
     rig_seed: int,
     count: int,
@@ -106,13 +134,7 @@ def trials(
     near_line: float = 0.3,
 ) -> Iterator[Trial]:
     """``count`` landings on one random rig with one random coin."""
-    rig = Rig.make(rig_seed, coin_px=coin_px)
-    rng = np.random.default_rng(rig_seed + 7919)
-    empty = render(rig, None, None, seed=int(rng.integers(1 << 30)))
-    analyser = Analyser(calibrate(empty, rig.layout), settings=settings or Settings())
-    design = CoinDesign.make(rig_seed + 104729)
-    analyser.references = register(analyser, rig, design, empty, rng)
-    background = render(rig, None, None, seed=int(rng.integers(1 << 30)))
+    rig, rng, analyser, design, background = prepared(rig_seed, coin_px, settings)
     for _ in range(count):
         land = Landing.make(rng, rig.layout, cleet=cleet, near_line=near_line)
         preview = render(rig, design, land, seed=int(rng.integers(1 << 30)))
