@@ -170,3 +170,22 @@ def test_a_rise_explained_by_a_counted_wink_pots_no_other() -> None:
     potted = {s.id for s in conv.sightings if s.potted}
     assert potted == {"b3", "b5"}
     assert any(n.startswith("b4 not seen") for n in conv.notes)
+
+
+def test_winks_seen_where_they_lay_behind_the_baseline_keep_their_ids() -> None:
+    # b3 potted from the field; b4-b6 seen where the engine last saw them
+    # behind blue's baseline: they keep their ids and b3 is the one potted
+    # (until session 11 a baseline wink, its place unknown, lost its id to
+    # b3, and b1, never played, was potted in b3's stead)
+    behind = {"b4": (-850.0, 400.0), "b5": (-830.0, 400.0), "b6": (-810.0, 400.0)}
+    mat = tuple(Wink("b3", Place.FIELD, 100.0, 0.0) if w.id == "b3" else
+                Wink(w.id, Place.BASELINE, *behind[w.id]) if w.id in behind else w
+                for w in new_mat())  # fmt: skip
+    seen = tuple(SeenWink(Colour.BLUE, 16, x + 0.5, y, i)
+                 for i, (x, y) in enumerate(behind.values()))  # fmt: skip
+    conv = to_sightings(MatObservation(seen, PotView(0.0, 0.0, 24.0, {Colour.BLUE: 1})), mat, "b3")
+    got = {s.id: s for s in conv.sightings}
+    assert got["b3"].potted and "b1" not in got
+    assert {wid: (got[wid].x, got[wid].y) for wid in behind} == {
+        wid: (x + 0.5, y) for wid, (x, y) in behind.items()
+    }

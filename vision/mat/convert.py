@@ -24,7 +24,15 @@ import math
 from dataclasses import dataclass
 
 from controller.games.tiddlywinks.events import Sighting
-from controller.games.tiddlywinks.geometry import COLOURS, WINK_IDS, Colour, Mat, Place, new_mat
+from controller.games.tiddlywinks.geometry import (
+    COLOURS,
+    WINK_IDS,
+    Colour,
+    Mat,
+    Place,
+    Wink,
+    new_mat,
+)
 from controller.model import JSON
 from vision.mat.model import MatObservation, PotView, SeenWink
 
@@ -106,7 +114,7 @@ def to_sightings(
     the winks as in ``previous`` (the cross-check by conservation, :func:`_unseen`)."""
     mat = previous or new_mat()
     by_id = {w.id: w for w in mat}
-    before = {w.id: (w.x, w.y) if w.place is Place.FIELD else None for w in mat}
+    before = {w.id: (w.x, w.y) if _placed(w) else None for w in mat}
     names: dict[int, str] = {}
     notes: list[str] = []
     for colour in COLOURS:
@@ -123,6 +131,15 @@ def to_sightings(
     out += _unseen(obs, mat, set(names.values()), notes, played, pot_before)
     out.sort(key=lambda s: WINK_IDS.index(s.id))
     return Converted(tuple(out), len(out) == len(WINK_IDS), tuple(notes))
+
+
+def _placed(w: Wink) -> bool:
+    """Whether the mat says where ``w`` lies: on the field, or behind its
+    baseline once a still has shown it there (the engine keeps where an
+    unplayed wink was seen; (0, 0), the pot's centre, is no place for one).
+    Unplaced, a wink behind its baseline would lose its id to a wink gone
+    from the field (into the pot) whose id costs only the distance."""
+    return w.place is Place.FIELD or (w.place is Place.BASELINE and (w.x, w.y) != (0.0, 0.0))
 
 
 def _below(w: SeenWink, names: dict[int, str]) -> tuple[str, ...]:
