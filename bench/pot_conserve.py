@@ -18,13 +18,12 @@ cross-check, :data:`vision.mat.convert.RISE_MM2`).
 from __future__ import annotations
 
 import argparse
-from dataclasses import replace
 
 import cv2
 import numpy as np
 
 from bench.mat import _still
-from controller.games.tiddlywinks.geometry import Mat, Place, wink_colour, wink_size
+from controller.games.tiddlywinks.geometry import wink_colour, wink_size
 from vision.mat.analyse import MatAnalyser
 from vision.mat.camera import calibrate_mat
 from vision.mat.convert import to_sightings
@@ -57,13 +56,6 @@ def _seen(scene: MatScene) -> tuple[SeenWink, ...]:
                  for i, w in enumerate(w for w in scene.winks if not w.potted))  # fmt: skip
 
 
-def _mat(scene: MatScene) -> Mat:
-    """``scene`` as the engine's mat, every wink not potted in play (convert
-    does not place winks behind their baselines)."""
-    return tuple(replace(w, place=Place.FIELD) if w.place is Place.BASELINE else w
-                 for w in scene.mat())  # fmt: skip
-
-
 def shots(seed: int) -> tuple[str, bool, tuple[bool, bool], tuple[bool, bool]] | None:
     """One seed's two shots: the wink played, whether its colour's count
     rose when it was potted, and (old, new) whether it was named potted
@@ -80,7 +72,7 @@ def shots(seed: int) -> tuple[str, bool, tuple[bool, bool], tuple[bool, bool]] |
     if any(v is None for v in views):
         return None
     pot_before, pot_after, pot_lost = views
-    mat = _mat(before)
+    mat = before.mat()
     out = []
     for pot in (pot_after, pot_lost):
         obs = MatObservation(_seen(lost), pot)

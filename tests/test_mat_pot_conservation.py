@@ -5,8 +5,6 @@ vision/mat/settle.py ``ShotWatch``)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 import pytest
 
@@ -35,11 +33,7 @@ def _shot(seed: int, wid: str) -> tuple[Mat, MatObservation, MatObservation]:
     before = MatScene(tuple(moved if w.id == wid else w for w in after.winks), after.spec)
     seen = [analyse(render(rig, s, seed=n), hfov_deg=rig.hfov_deg, still=_still(rig, s, n))
             for s, n in ((before, seed + 1), (after, seed))]  # fmt: skip
-    # every wink in play (convert does not place winks behind their
-    # baselines, and would give one of those the id of the wink potted)
-    mat = tuple(replace(w, place=Place.FIELD) if w.place is Place.BASELINE else w
-                for w in before.mat())  # fmt: skip
-    return mat, seen[0], seen[1]
+    return before.mat(), seen[0], seen[1]
 
 
 def _counted(obs: MatObservation, colour: Colour) -> tuple[int, float]:
