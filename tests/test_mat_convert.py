@@ -122,3 +122,70 @@ def test_an_overlap_wholly_under_a_third_wink_goes_to_the_umpire(
     by_id = {w.id: w for w in mat}
     assert set(by_id["y1"].on) == {"g1", "r1"}
     assert inconsistencies(mat) == ["g1 and r1 overlap but neither is on the other"]
+
+
+def _b5_in_play() -> tuple[Wink, ...]:
+    """The mat before the shot: b3 in the pot, b5 on the field."""
+    return tuple(Wink(w.id, Place.POTTED, 0.0, 0.0) if w.id == "b3" else
+                 Wink(w.id, Place.FIELD, 60.0, 40.0) if w.id == "b5" else w
+                 for w in new_mat())  # fmt: skip
+
+
+def _pot(blue_mm2: float, red_mm2: float = 0.0) -> PotView:
+    """The pot showing one blue wink, and the colours' areas in its opening."""
+    areas = {Colour.BLUE: blue_mm2, Colour.GREEN: 0.0, Colour.RED: red_mm2, Colour.YELLOW: 0.0}
+    return PotView(0.0, 0.0, 24.0, {Colour.BLUE: 1}, areas)
+
+
+def test_a_wink_potted_uncounted_onto_one_of_its_colour_is_potted_by_the_colours_area() -> None:
+    # b5 seen nowhere after the shot, the pot still counts one blue wink, but
+    # more blue shows in its opening than before the shot: b5 lies on b3
+    conv = to_sightings(MatObservation((), _pot(330.0)), _b5_in_play(), "b5", _pot(201.0))
+    got = {s.id: s for s in conv.sightings}
+    assert got["b5"].potted and got["b3"].potted
+    assert any(n.startswith("b5 potted") and "129 mm2 more blue" in n for n in conv.notes)
+
+
+@pytest.mark.parametrize(
+    ("after", "before"),
+    [(_pot(205.0, 150.0), _pot(201.0)),  # blue unchanged (red rose: another wink's)
+     (_pot(330.0), None),  # nothing known of the pot before the shot
+     (MatObservation((), PotView(0.0, 0.0, 24.0, {Colour.BLUE: 1})).pot, _pot(201.0))],
+)  # fmt: skip
+def test_with_no_rise_of_its_colour_seen_a_vanished_wink_goes_to_the_umpire(
+    after: PotView | None, before: PotView | None
+) -> None:
+    conv = to_sightings(MatObservation((), after), _b5_in_play(), "b5", before)
+    assert "b5" not in {s.id for s in conv.sightings}
+    assert any(n.startswith("b5 not seen") for n in conv.notes)
+
+
+def test_a_rise_explained_by_a_counted_wink_pots_no_other() -> None:
+    # the pot counts a second blue wink: b5 is it, and b4 (also seen
+    # nowhere) is not potted on the same rise
+    mat = tuple(Wink(w.id, Place.FIELD, -60.0, 40.0) if w.id == "b4" else w
+                for w in _b5_in_play())  # fmt: skip
+    after = PotView(0.0, 0.0, 24.0, {Colour.BLUE: 2}, _pot(420.0).areas)
+    conv = to_sightings(MatObservation((), after), mat, "b5", _pot(201.0))
+    potted = {s.id for s in conv.sightings if s.potted}
+    assert potted == {"b3", "b5"}
+    assert any(n.startswith("b4 not seen") for n in conv.notes)
+
+
+def test_winks_seen_where_they_lay_behind_the_baseline_keep_their_ids() -> None:
+    # b3 potted from the field; b4-b6 seen where the engine last saw them
+    # behind blue's baseline: they keep their ids and b3 is the one potted
+    # (until session 11 a baseline wink, its place unknown, lost its id to
+    # b3, and b1, never played, was potted in b3's stead)
+    behind = {"b4": (-850.0, 400.0), "b5": (-830.0, 400.0), "b6": (-810.0, 400.0)}
+    mat = tuple(Wink("b3", Place.FIELD, 100.0, 0.0) if w.id == "b3" else
+                Wink(w.id, Place.BASELINE, *behind[w.id]) if w.id in behind else w
+                for w in new_mat())  # fmt: skip
+    seen = tuple(SeenWink(Colour.BLUE, 16, x + 0.5, y, i)
+                 for i, (x, y) in enumerate(behind.values()))  # fmt: skip
+    conv = to_sightings(MatObservation(seen, PotView(0.0, 0.0, 24.0, {Colour.BLUE: 1})), mat, "b3")
+    got = {s.id: s for s in conv.sightings}
+    assert got["b3"].potted and "b1" not in got
+    assert {wid: (got[wid].x, got[wid].y) for wid in behind} == {
+        wid: (x + 0.5, y) for wid, (x, y) in behind.items()
+    }

@@ -16,6 +16,7 @@ from dataclasses import replace
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from controller.games.tiddlywinks.geometry import COLOURS, Colour, MatSpec, Place, Wink
 from controller.games.tiddlywinks.geometry import in_field as geo_in_field
@@ -29,6 +30,7 @@ from vision.mat.model import MatObservation, PotView, SeenWink
 from vision.mat.pot import (
     VIDEO_PATCH_MM,
     Pot,
+    colour_areas,
     find_pot,
     near,
     opening_box,
@@ -75,7 +77,8 @@ class MatAnalyser:
             found = closer.look(found, still, self.cal, pot, spec, self.still_scale)
         pot_view = None
         if pot is not None:
-            pot_view = PotView(pot.x, pot.y, pot.rim, self.potted(frame, still, pot))
+            pot_view = PotView(pot.x, pot.y, pot.rim, self.potted(frame, still, pot),
+                               self.pot_areas(frame, still, pot))  # fmt: skip
         return MatObservation(
             tuple(self._seen(i, f, found, pot) for i, f in enumerate(found.fits)),
             pot_view, self.cal.rms_mm)  # fmt: skip
@@ -88,12 +91,31 @@ class MatAnalyser:
             counts = closer.in_pot(still, self.cal, pot, spec, self.still_scale)
             if counts is not None:
                 return counts
+        crop = self._opening(frame, None, pot)
+        if crop is None:
+            return dict.fromkeys(COLOURS, 0)
+        return potted(*crop, pot, spec, VIDEO_PATCH_MM, edges=False)
+
+    def pot_areas(self, frame: Frame, still: Still | None, pot: Pot) -> dict[Colour, float]:
+        """Each colour's area in the pot's opening (:func:`colour_areas`), in
+        the picture :meth:`potted` counts in; {} when the opening is not in it."""
+        crop = self._opening(frame, still, pot)
+        return {} if crop is None else colour_areas(*crop, pot, self.layout.spec)
+
+    def _opening(self, frame: Frame, still: Still | None, pot: Pot
+                 ) -> tuple[NDArray[np.uint8], MatCalibration] | None:  # fmt: skip
+        """The crop round the pot's opening and its calibration: the still's
+        when there is one and it holds the opening, else the video frame's."""
+        spec = self.layout.spec
+        if still is not None:
+            box = opening_box(self.cal, pot, spec, self.still_scale)
+            if box is not None:
+                return still(box).image, self.cal.crop(self.still_scale, box)
         box = opening_box(self.cal, pot, spec)
         if box is None:
-            return dict.fromkeys(COLOURS, 0)
+            return None
         x0, y0, w, h = box
-        crop = frame.image[y0 : y0 + h, x0 : x0 + w]
-        return potted(crop, self.cal.crop(1.0, box), pot, spec, VIDEO_PATCH_MM, edges=False)
+        return frame.image[y0 : y0 + h, x0 : x0 + w], self.cal.crop(1.0, box)
 
     def _seen(self, i: int, f: Fit, found: Found, pot: Pot | None) -> SeenWink:
         spec = self.layout.spec

@@ -53,6 +53,11 @@ class PotView:
     rim_mm: float
     potted: dict[Colour, int] = field(default_factory=dict)
     """Winks of each colour seen through the opening (hidden ones are not counted)."""
+    areas: dict[Colour, float] = field(default_factory=dict)
+    """How much of each colour shows through the opening (mm² at the potted
+    winks' height): a wink potted onto one of its colour may not be counted
+    (no edge seen between them), but its colour's area rises
+    (:func:`vision.mat.convert.to_sightings`). Empty: not measured."""
 
 
 @dataclass(frozen=True, slots=True)

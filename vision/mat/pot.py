@@ -208,6 +208,16 @@ def potted(image: NDArray[np.uint8], cal: MatCalibration, pot: Pot, spec: MatSpe
     return counts
 
 
+def colour_areas(image: NDArray[np.uint8], cal: MatCalibration, pot: Pot, spec: MatSpec
+                 ) -> dict[Colour, float]:  # fmt: skip
+    """How much of each colour shows through the opening in ``image`` (a
+    crop as for :func:`potted`), mm² at the height of a wink on the pot's
+    floor: the same pixels :func:`potted` counts winks in, edges and all."""
+    window = polygon_mask(cal.size, cal.to_pixels(_opening(pot, spec), POT_HEIGHT_MM))
+    ppm = cal.px_per_mm(pot.x, pot.y, POT_FLOOR_MM + WINK_THICKNESS_MM)
+    return {c: cv2.countNonZero(m) / ppm**2 for c, m in colour_masks(image, window).items()}
+
+
 def _winks(left: Mask, seen: Mask, ppm: float, bounds: tuple[float, float, float, float]) -> int:
     """The winks in one colour's mask (padded by a pixel): its patches
     (inscribed discs, thickest first, each at least ``least`` deep) less
@@ -278,6 +288,7 @@ def near(pot: Pot | None, spec: MatSpec) -> tuple[float, float]:
 __all__ = [
     "Pot",
     "circle",
+    "colour_areas",
     "edge_lines",
     "find_pot",
     "near",

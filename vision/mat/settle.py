@@ -52,7 +52,7 @@ from controller.games.tiddlywinks.observe import merge
 if TYPE_CHECKING:
     from controller.games.tiddlywinks.camera_first import FirstWink
     from vision.mat.camera import MatCalibration
-    from vision.mat.model import MatObservation
+    from vision.mat.model import MatObservation, PotView
     from vision.model import Frame
 
 Grey = NDArray[np.float32]
@@ -281,6 +281,11 @@ class ShotWatch:
         """Watches the previews for the first-played wink (None: not looked for)."""
         self.first_note = ""
         """Why the last shot's first-played wink is None (empty when it was found)."""
+        self.pot: tuple[PotView, frozenset[str]] | None = None
+        """The pot as the last shot's still showed it, and the winks that
+        shot left potted: the pot before the next shot, for the cross-check
+        by conservation (:func:`vision.mat.convert.to_sightings`), while the
+        engine's mat has just those winks potted."""
 
     def preview(
         self, image: NDArray[np.generic], t_ns: int, still: Callable[[], Frame], mat: Mat,
@@ -328,8 +333,12 @@ class ShotWatch:
         obs = self.analyse(still)
         if self.first is not None:  # where the winks behind the baselines lie now
             self.first.saw(obs, self.spec)
-        named = to_sightings(obs, mat, wink)
+        potted = frozenset(w.id for w in mat if w.place is Place.POTTED)
+        before = self.pot[0] if self.pot is not None and self.pot[1] == potted else None
+        named = to_sightings(obs, mat, wink, before)
         self.notes = named.notes
+        after = frozenset(s.id for s in named.sightings if s.potted)
+        self.pot = None if obs.pot is None else (obs.pot, after)
         return Shot(t_ns=t_ns, winks=named.sightings, wink=wink, complete=named.complete)
 
 
