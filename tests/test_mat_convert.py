@@ -121,7 +121,12 @@ def test_an_overlap_wholly_under_a_third_wink_goes_to_the_umpire(
     mat = place_winks(MatSpec(), played, to_sightings(obs, played).sightings)
     by_id = {w.id: w for w in mat}
     assert set(by_id["y1"].on) == {"g1", "r1"}
-    assert inconsistencies(mat) == ["g1 and r1 overlap but neither is on the other"]
+    notices = inconsistencies(mat)
+    assert "g1 and r1 overlap but neither is on the other" in notices
+    # rig 50 without the still also fits a phantom green 16 mm wink (g3) 5 mm
+    # into g1; their edges, alike within their noise, order neither
+    # (relations.EDGE_T_MIN), so the umpire is asked about it too
+    assert all(n.startswith("g1 and r1") or "g3" in n for n in notices)
 
 
 def _b5_in_play() -> tuple[Wink, ...]:

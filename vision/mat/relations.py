@@ -30,6 +30,15 @@ SQUOP_OVERLAP_MM = 1.0
 0.5 mm (touching winks may be measured overlapping that much); real squops
 overlap far more."""
 
+LENS_MARGIN = 0.3
+"""A pair of colours is ordered by its overlap's colour (:func:`lens_share`)
+only where the share of one colour is this far from a half (over 80 %);
+else the pair is decided as one whose overlap is hidden. Until session 11
+0.25 (75 %): tuning seed 32300 read 75.1 % green, a third wink of that
+colour the still did not find lying over the overlap, and ruled the pile
+upside down; in 2000 tuning frames (32000-32999, 40000-40999) every pair
+read right by its overlap showed 84.8 % or more of one colour."""
+
 SHOWN_MM2 = 0.3
 """The least part of an overlap that must show (mm²) for its colour to say
 which wink is on top; an overlap wholly under third winks is reported with
@@ -137,17 +146,18 @@ def fill(mask: Mask, cal: MatCalibration, a: Circle, others: Sequence[Circle] = 
 
 
 def arc_darkness(grey: NDArray[np.uint8], cal: MatCalibration, a: Circle, b: Circle,
-                 others: Sequence[Circle] = ()) -> float:  # fmt: skip
-    """Mean grey on a's edge where it runs inside b (lower: a's edge is seen),
-    less where it runs under or along any of ``others`` (inf: nowhere)."""
+                 others: Sequence[Circle] = ()) -> NDArray[np.float64]:  # fmt: skip
+    """The grey on a's edge where it runs inside b (darker: a's edge is
+    seen), less where it runs under or along any of ``others`` (empty:
+    nowhere)."""
     ang = np.linspace(0, 2 * math.pi, 96, endpoint=False)
     ring = np.column_stack([a[0] + (a[2] + 0.1) * np.cos(ang), a[1] + (a[2] + 0.1) * np.sin(ang)])
     inside = np.hypot(ring[:, 0] - b[0], ring[:, 1] - b[1]) < b[2] - 1.0
     for o in others:  # under a third wink, or by its dark edge and shadow
         inside &= np.hypot(ring[:, 0] - o[0], ring[:, 1] - o[1]) > o[2] + 0.7
     if not inside.any():
-        return math.inf
-    return float(sample(grey, cal.to_pixels(ring[inside], a[3])).mean())
+        return np.zeros(0)
+    return np.asarray(sample(grey, cal.to_pixels(ring[inside], a[3])), np.float64)
 
 
 def overlap(a: Circle, b: Circle) -> float:
@@ -199,7 +209,7 @@ def stack(circ: list[Circle], colours: list[Colour], masks: dict[Colour, Mask],
                   and overlap(c, circ[i]) > 0 and overlap(c, circ[j]) > 0]  # fmt: skip
         share, n = lens_share(masks[ci], masks[cj], cal, circ[i], circ[j],
                               [circ[k] for k in others])  # fmt: skip
-        if n < 6 or abs(share - 0.5) < 0.25:
+        if n < 6 or abs(share - 0.5) < LENS_MARGIN:
             unsure.append((i, j, others))
             continue
         i_on_top = share > 0.5
@@ -214,7 +224,7 @@ def stack(circ: list[Circle], colours: list[Colour], masks: dict[Colour, Mask],
             # a third wink the clear pairs put under either one does not hide their overlap
             over = [circ[k] for k in others if k not in on[i] | on[j]]
             share, n = lens_share(masks[ci], masks[cj], cal, circ[i], circ[j], over)
-            if len(over) < len(others) and n >= 6 and abs(share - 0.5) >= 0.25:
+            if len(over) < len(others) and n >= 6 and abs(share - 0.5) >= LENS_MARGIN:
                 i_on_top = share > 0.5
             elif levels[i] == levels[j]:
                 above = [c for k, c in enumerate(circ) if k not in (i, j) and on[k] & {i, j}]
@@ -262,22 +272,40 @@ def _edge_over(grey: NDArray[np.uint8], cal: MatCalibration, circ: list[Circle],
     other. (Until session 9 the whole edges were compared then too, the
     third wink's edge and shadow and all, and read upside down on tuning
     seeds 32402, 32508, 32614, 33085, 33351: false squops, where leaving
-    the pair undecided costs only the miss.)"""
+    the pair undecided costs only the miss.) Edges whose greys differ by
+    less than :data:`EDGE_T_MIN` standard errors: None too."""
     a, b = circ[i], circ[j]
     third = [k for k, c in enumerate(circ) if k not in (i, j)
              and overlap(c, a) > 0 and overlap(c, b) > 0]  # fmt: skip
     da, db = _arcs(grey, cal, a, b, [circ[k] for k in third])
-    if math.isinf(da) or math.isinf(db):
+    if not (len(da) and len(db)):
         wa, wb = _arcs(grey, cal, a, b, [])
         fa, fb = _arcs(grey, cal, a, b, [circ[k] for k in third if k in foreign])
-        if math.isinf(fa) > math.isinf(wa) or math.isinf(fb) > math.isinf(wb):
+        if (not len(fa) and len(wa)) or (not len(fb) and len(wb)):
             return None  # hidden by a wink of another colour, not merely too short to read
-        da, db = (fa, fb) if not (math.isinf(fa) or math.isinf(fb)) else (wa, wb)
-    return da < db
+        da, db = (fa, fb) if len(fa) and len(fb) else (wa, wb)
+    if not (len(da) and len(db)):
+        return len(da) > 0  # an edge seen nowhere counts as the lighter
+    gap = float(db.mean() - da.mean())
+    if abs(gap) <= EDGE_T_MIN * math.sqrt(da.var() / len(da) + db.var() / len(db)):
+        return None
+    return gap > 0
+
+
+EDGE_T_MIN = 1.0
+"""Two edges of one colour order the pair only where their mean greys differ
+by more than this many standard errors (each edge's spread of grey over
+the square root of its samples); closer, the pair is left with neither on
+the other (session 11; until then any difference ordered it). Tuning
+32000-32599 and 40000-40999: under 1.0, 2 pairs read upside down (40784
+at 0.3, 40371 at 0.5; 32756 too, 0.4 grey apart) and 3 read right (at
+0.02, 0.4, 0.7); from 1.0 to 2.4, 4 upside down (piles of three of one
+colour, the lower wink's still fit 3-4 mm off or of the wrong size) and 13
+right, so the bar stops at 1."""
 
 
 def _arcs(grey: NDArray[np.uint8], cal: MatCalibration, a: Circle, b: Circle,
-          others: Sequence[Circle]) -> tuple[float, float]:  # fmt: skip
+          others: Sequence[Circle]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:  # fmt: skip
     """:func:`arc_darkness` of a's edge inside b and of b's inside a."""
     return arc_darkness(grey, cal, a, b, others), arc_darkness(grey, cal, b, a, others)
 
