@@ -472,8 +472,9 @@ def test_an_undecided_outline_with_a_far_shadow_is_leaning() -> None:
     reason=(
         "known miss (issue 6): a coin tilted towards the camera by about twice the angle "
         "the camera sees it at looks round on the floor plane and its face reads; its "
-        "shadow falls short here, and where its rim band is does not tell it from a flat "
-        "coin's under the face's relief shading (bench.vision_rim, session 10)"
+        "shadow falls short here (0.05): its rim band is on the far side (edge fit 0.57 mm "
+        "beyond the silhouette), but that alone is no cleet, one ordinary flat coin in ten "
+        "measures more than 0.3 mm (bench.vision_rim, sessions 10 and 11)"
     ),
 )
 def test_a_coin_tilted_towards_the_camera_by_twice_its_view_angle_is_a_cleet() -> None:
