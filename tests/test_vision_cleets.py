@@ -472,8 +472,9 @@ def test_an_undecided_outline_with_a_far_shadow_is_leaning() -> None:
     reason=(
         "known miss (issue 6): a coin tilted towards the camera by about twice the angle "
         "the camera sees it at looks round on the floor plane and its face reads; its "
-        "shadow falls short here, and where its rim band is does not tell it from a flat "
-        "coin's under the face's relief shading (bench.vision_rim, session 10)"
+        "shadow falls short here (0.05): its rim band is on the far side (edge fit 0.57 mm "
+        "beyond the silhouette), but that alone is no cleet, one ordinary flat coin in ten "
+        "measures more than 0.3 mm (bench.vision_rim, sessions 10 and 11)"
     ),
 )
 def test_a_coin_tilted_towards_the_camera_by_twice_its_view_angle_is_a_cleet() -> None:
@@ -483,3 +484,33 @@ def test_a_coin_tilted_towards_the_camera_by_twice_its_view_angle_is_a_cleet() -
     land = Landing(937.6, 1345.8, "tails", rotation_deg=81.1, tilt_deg=39.7, tilt_dir_deg=3.1)
     obs = _registered_landing(50001, land, 20)
     assert obs.posture is Posture.LEANING and obs.verdict == "edge", obs.reasons
+
+
+def test_a_round_coin_with_its_rim_band_on_the_far_side_and_a_shadow_is_leaning() -> None:
+    # Rig 100002 (tuning; bench.vision_rim --seed 100, landing 15): a coin
+    # leaning 40 degrees towards the camera, which sees it 17 degrees off
+    # vertical. It looks round and its face reads (main called it heads);
+    # its shadow reaches beyond a flat coin's by about 0.65, short of
+    # ``far_shadow``, and its edge fit's centre lies about 0.6 mm beyond its
+    # silhouette's, away from the camera: the rim band is on the far side.
+    land = Landing(1487.0, 544.4, "heads", rotation_deg=11.2, tilt_deg=40.1, tilt_dir_deg=-115.7)
+    obs = _registered_landing(100002, land, 20)
+    assert any("rim band" in r and "far side" in r for r in obs.reasons), obs.reasons
+    assert obs.posture is Posture.LEANING and obs.verdict == "edge", obs.reasons
+    # The same coin flat there is heads.
+    flat = Landing(land.x_mm, land.y_mm, "heads", rotation_deg=land.rotation_deg)
+    assert _registered_landing(100002, flat, 20).verdict == "heads"
+
+
+def test_a_round_coin_with_its_rim_band_on_the_far_side_and_a_short_shadow_is_the_spotters() -> (
+    None
+):
+    # Rig 120007 (tuning; bench.vision_rim --seed 120, landing 15): leaning
+    # 45 degrees towards the camera, which sees it 24 degrees off vertical;
+    # main called it tails. The rim band is on the far side (0.6 mm) but
+    # its shadow reaches beyond a flat coin's by 0.34 only (``band_doubt``
+    # to ``band_shadow``): flat or leaning is the spotter's call.
+    land = Landing(871.9, 75.6, "tails", rotation_deg=60.3, tilt_deg=45.0, tilt_dir_deg=-179.1)
+    obs = _registered_landing(120007, land, 20)
+    assert obs.posture is Posture.INDETERMINATE and obs.verdict == "indeterminate", obs.reasons
+    assert any("rim band" in r and "flat or leaning?" in r for r in obs.reasons), obs.reasons

@@ -26,13 +26,7 @@ import cv2
 import numpy as np
 
 from vision.calibration import Calibration
-from vision.coinface import (
-    CLEAN,
-    Ellipse,
-    Outlines,
-    best_similarity,
-    face_feature,
-)
+from vision.coinface import CLEAN, Ellipse, Outlines, best_similarity, face_feature
 from vision.facecrop import face_crop, on_sensor
 from vision.facecrop import reference_crop as reference_crop
 from vision.floor import scaled, translate
@@ -41,8 +35,8 @@ from vision.halves import Halves
 from vision.locate import Candidate, find_changed, find_circles, find_slivers
 from vision.model import CoinFace, Frame, Image, Observation, Posture, Zone
 from vision.posture import Settings as Settings
+from vision.posture import band_offset, near_middle, under_middle
 from vision.posture import choose_outline as choose_outline
-from vision.posture import near_middle
 from vision.references import References
 from vision.shadow import far_shadow
 from vision.silhouette import changed_sliver, edge_silhouette, segment_outline
@@ -343,11 +337,30 @@ class Analyser:
         ppm = s.crop_px / s.coin_diameter_mm
         reach = far_shadow(halves.crop, halves.empty, posed.outline, ppm, STILL_STEP)
         if reach <= most:
-            return posed
+            flat = posed.posture is Posture.FLAT and reach > s.band_doubt
+            return self._by_band(posed, halves, reach) if flat else posed
         said = posed.doubt or f"axis ratio {posed.outline.ratio:.2f}"
         was = "round" if posed.posture is Posture.FLAT else said
         note = f"{was}, but shadow beyond a flat coin's ({reach:.2f}): leaning"
         return replace(posed, posture=Posture.LEANING, note=note, doubt="")
+
+    def _by_band(self, posed: _Posed, halves: Halves, reach: float) -> _Posed:
+        """A coin that looks flat, its shadow reaching ``reach`` beyond a flat
+        coin's: leaning (by a shorter shadow, flat or leaning?) when its rim
+        band is on the far side from the camera (``Settings.band_shadow``)."""
+        s, camera = self.settings, self.calibration.camera()
+        shape = self._silhouette(halves) if camera is not None else None
+        if camera is None or shape is None:
+            return posed
+        x, y = self._floor_point(posed.outline, halves.x, halves.y, halves.half)
+        toward = math.atan2(camera[1] - y, camera[0] - x)
+        off = band_offset(posed.outline, shape, toward, s.crop_px / s.coin_diameter_mm)
+        if off <= s.band_offset_mm:
+            return posed
+        said = f"round, shadow {reach:.2f} and rim band {off:.2f} mm on the far side"
+        if reach <= s.band_shadow:
+            return replace(posed, posture=Posture.INDETERMINATE, doubt=said)
+        return replace(posed, posture=Posture.LEANING, note=f"{said}: leaning")
 
     def _observe(
         self,
@@ -405,21 +418,8 @@ class Analyser:
         )
 
     def _under(self, x: float, y: float, ratio: float) -> tuple[float, float]:
-        """The floor point under the middle of a coin that is not flat, from
-        its outline's centre (x, y) on the floor plane: the middle of a coin
-        tilted t degrees is r sin t + h/2 cos t up (cos t about the axis
-        ratio), and the floor plane puts it farther from the point under the
-        camera by that height over the camera's less it. Left as it is when
-        the calibration gives no camera position."""
-        camera = self.calibration.camera()
-        if camera is None:
-            return x, y
-        s = self.settings
-        cos_t = min(max(ratio, 0.0), 1.0)
-        up = s.coin_diameter_mm / 2 * math.sqrt(1 - cos_t * cos_t) + s.coin_thickness_mm / 2 * cos_t
-        nx, ny, height = camera
-        k = (height - up) / height
-        return nx + (x - nx) * k, ny + (y - ny) * k
+        """:func:`~vision.posture.under_middle` with this table's camera."""
+        return under_middle(x, y, ratio, self.calibration.camera(), self.settings)
 
     def _silhouette(self, halves: Halves) -> Ellipse | None:
         """The coin's silhouette against the empty still, at 1 / ``STILL_STEP``

@@ -38,13 +38,14 @@ class Halves:
         x: float, y: float, half: float,
     ) -> None:  # fmt: skip
         self._analyser, self._full, self._empty_still = analyser, crop, empty_still
-        self._x, self._y, self._half = x, y, half
+        # (The crop's middle, floor mm, and how far it reaches from it, mm.)
+        self.x, self.y, self.half = x, y, half
 
     @functools.cached_property
     def covered(self) -> bool:
         """Whether there is an empty still and it shows the whole crop."""
         return self._empty_still is not None and self._analyser.covers(
-            self._empty_still, self._x, self._y, self._half
+            self._empty_still, self.x, self.y, self.half
         )
 
     @functools.cached_property
@@ -58,5 +59,5 @@ class Halves:
         s = self._analyser.settings
         shift = (STILL_STEP - 1) / 2 / (s.crop_px / s.coin_diameter_mm)  # blocks' centres, mm
         return self._analyser.crop(
-            self._empty_still, self._x + shift, self._y + shift, self._half, STILL_STEP
+            self._empty_still, self.x + shift, self.y + shift, self.half, STILL_STEP
         )
