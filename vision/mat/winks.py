@@ -6,7 +6,6 @@ a second look at a pile, a crop of a full-resolution still
 
 from __future__ import annotations
 
-import itertools
 import math
 from dataclasses import dataclass, replace
 
@@ -15,17 +14,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from controller.games.tiddlywinks.geometry import Colour
-from vision.mat import relations, rings
+from vision.mat import onefit, relations, rings
 from vision.mat.camera import MatCalibration
 from vision.mat.fit import RAYS, EdgeSet, edges, fixed_all, kasa_all
 from vision.mat.layout import WINK_THICKNESS_MM
+from vision.mat.onefit import CLOSE_MM
 from vision.mat.segment import Mask, candidates, colour_masks
-
-CLOSE_MM = 0.35
-"""Edge points within this RMS of their circle fit it closely."""
-SAME_MM = 2.0
-"""Two circles of one size whose centres are this close are one wink (a
-wink squopping another of its size must leave it 6 mm or more showing)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,12 +98,13 @@ def find_winks(pic: Picture) -> Found:
     fits = [f for f in fit(pic.cal, found, every_row, 0) if f is not None]
     if pic.loose_mm < 1.0:
         fits += _beyond(pic.cal, found, fits)
-    fits = _dedupe([f for f in fits if f.whole or f.rms <= pic.loose_mm or _backed(f, fits)],
-                   pic.apart_mm)  # fmt: skip
+    fits = onefit.dedupe([f for f in fits
+                          if f.whole or f.rms <= pic.loose_mm or onefit.backed(f, fits)],
+                         pic.apart_mm)  # fmt: skip
     if pic.loose_mm < 1.0:
         found, fits, more = _unexplained(pic.cal, found, fits, masks, pic.loose_mm, pic.apart_mm)
         fits += more
-    fits = _one_colour_each(pic.cal, fits, masks)
+    fits = onefit.one_colour_each(pic.cal, fits, masks)
     fits, saved = _rescue(pic, found, fits, masks)
     fits += saved
     grey = pic.grey
@@ -120,6 +115,22 @@ def find_winks(pic: Picture) -> Found:
         for ring, lower in _ringed(pic.cal, pic.image, grey, fits, masks):
             known.append((len(fits), lower))
             fits.append(ring)
+    lifted, on, levels = _piled(pic, found, fits, masks, grey, known, saved)
+    twins = onefit.twins(fits, lifted)
+    if twins:  # one wink fitted twice: read the pile again without the looser fit
+        keep = [k for k in range(len(fits)) if k not in twins]
+        index = {k: n for n, k in enumerate(keep)}
+        fits = [fits[k] for k in keep]
+        known = [(index[a], index[b]) for a, b in known if a in index and b in index]
+        lifted, on, levels = _piled(pic, found, fits, masks, grey, known, saved)
+    return Found(lifted, on, levels, every)
+
+
+def _piled(pic: Picture, found: EdgeSet, fits: list[Fit], masks: dict[Colour, Mask],
+           grey: NDArray[np.uint8], known: list[tuple[int, int]], saved: list[Fit],
+           ) -> tuple[list[Fit], dict[int, set[int]], list[int]]:  # fmt: skip
+    """Which of ``fits`` lies on which, their levels, and the fits refitted
+    with each face at its level."""
     colours = [f.colour for f in fits]
     on = relations.stack([f.circle() for f in fits], colours, masks, grey, pic.cal, known)
     levels = relations.pile_levels(len(fits), on)
@@ -130,7 +141,7 @@ def find_winks(pic: Picture) -> Found:
         again = relations.pile_levels(len(fits), on)
         lifted = lifted if again == levels else _lift(pic.cal, found, fits, again, saved)
         levels = again
-    return Found(lifted, on, levels, every)
+    return lifted, on, levels
 
 
 def _lift(cal: MatCalibration, es: EdgeSet, fits: list[Fit], levels: list[int],
@@ -437,45 +448,3 @@ def _seeded(cal: MatCalibration, es: EdgeSet, f: Fit, level: int) -> Fit | None:
 
 BEYOND_MM = 0.6
 """Edge points this far outside a fit are another wink's."""
-
-
-def _backed(f: Fit, fits: list[Fit]) -> bool:
-    """Another candidate's fit is the same circle (within a millimetre)."""
-    return any(o.row != f.row and o.colour is f.colour and o.size == f.size
-               and math.hypot(o.x - f.x, o.y - f.y) < 1.0 for o in fits)  # fmt: skip
-
-
-def _dedupe(fits: list[Fit], apart_mm: tuple[float, float]) -> list[Fit]:
-    """One fit per wink: two candidates of one colour fitted to nearly the
-    same circle are one wink. A whole circle beats a partial one, a close
-    fit (RMS under :data:`CLOSE_MM`) a loose one (a candidate between two
-    winks of one colour fits neither); then the deeper candidate's (a sliver
-    of colour at a wink's rim, left over from its blob, starts rays that can
-    close round the wink's dark edge instead of its face), then the closer fit."""
-    out: list[Fit] = []
-    for f in sorted(fits, key=lambda f: (not f.whole, f.rms > CLOSE_MM, -f.depth, f.rms)):
-        if any(
-            o.colour is f.colour and np.hypot(o.x - f.x, o.y - f.y) < apart_mm[o.size != f.size]
-            for o in out
-        ):
-            continue
-        out.append(f)
-    return out
-
-
-def _one_colour_each(cal: MatCalibration, fits: list[Fit], masks: dict[Colour, Mask]) -> list[Fit]:
-    """Two fits of different colours on nearly one circle are one wink
-    (where two colours meet, their blend can pass for a third colour and
-    start rays that find the wink's edge): keep the colour filling more of
-    the part of the disc that no other wink covers."""
-    gone: set[int] = set()
-    circ = [f.circle() for f in fits]
-    for i, j in itertools.combinations(range(len(fits)), 2):
-        a, b = fits[i], fits[j]
-        if a.size != b.size or np.hypot(a.x - b.x, a.y - b.y) > SAME_MM:
-            continue
-        others = [c for k, c in enumerate(circ) if k not in (i, j)]
-        fill_a, fill_b = (relations.fill(masks[f.colour], cal, circ[k], others)
-                          for k, f in ((i, a), (j, b)))  # fmt: skip
-        gone.add(j if fill_a >= fill_b else i)
-    return [f for k, f in enumerate(fits) if k not in gone]

@@ -1,0 +1,84 @@
+"""One fit per wink: fits of one colour on nearly one circle are one wink
+(:func:`dedupe`, :func:`one_colour_each`), and so are two fits that land on
+one circle once lifted to their levels in a pile (:func:`twins`). Used by
+:func:`~vision.mat.winks.find_winks`."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from controller.games.tiddlywinks.geometry import Colour
+from vision.mat import relations
+from vision.mat.camera import MatCalibration
+from vision.mat.segment import Mask
+
+if TYPE_CHECKING:
+    from vision.mat.winks import Fit
+
+CLOSE_MM = 0.35
+"""Edge points within this RMS of their circle fit it closely."""
+SAME_MM = 2.0
+"""Two circles of one size whose centres are this close are one wink (a
+wink squopping another of its size must leave it 6 mm or more showing)."""
+
+
+def backed(f: Fit, fits: list[Fit]) -> bool:
+    """Another candidate's fit is the same circle (within a millimetre)."""
+    return any(o.row != f.row and o.colour is f.colour and o.size == f.size
+               and math.hypot(o.x - f.x, o.y - f.y) < 1.0 for o in fits)  # fmt: skip
+
+
+def dedupe(fits: list[Fit], apart_mm: tuple[float, float]) -> list[Fit]:
+    """One fit per wink: two candidates of one colour fitted to nearly the
+    same circle are one wink. A whole circle beats a partial one, a close
+    fit (RMS under :data:`CLOSE_MM`) a loose one (a candidate between two
+    winks of one colour fits neither); then the deeper candidate's (a sliver
+    of colour at a wink's rim, left over from its blob, starts rays that can
+    close round the wink's dark edge instead of its face), then the closer fit."""
+    out: list[Fit] = []
+    for f in sorted(fits, key=lambda f: (not f.whole, f.rms > CLOSE_MM, -f.depth, f.rms)):
+        if any(
+            o.colour is f.colour and np.hypot(o.x - f.x, o.y - f.y) < apart_mm[o.size != f.size]
+            for o in out
+        ):
+            continue
+        out.append(f)
+    return out
+
+
+def one_colour_each(cal: MatCalibration, fits: list[Fit], masks: dict[Colour, Mask]) -> list[Fit]:
+    """Two fits of different colours on nearly one circle are one wink
+    (where two colours meet, their blend can pass for a third colour and
+    start rays that find the wink's edge): keep the colour filling more of
+    the part of the disc that no other wink covers."""
+    gone: set[int] = set()
+    circ = [f.circle() for f in fits]
+    for i, j in itertools.combinations(range(len(fits)), 2):
+        a, b = fits[i], fits[j]
+        if a.size != b.size or np.hypot(a.x - b.x, a.y - b.y) > SAME_MM:
+            continue
+        others = [c for k, c in enumerate(circ) if k not in (i, j)]
+        fill_a, fill_b = (relations.fill(masks[f.colour], cal, circ[k], others)
+                          for k, f in ((i, a), (j, b)))  # fmt: skip
+        gone.add(j if fill_a >= fill_b else i)
+    return [f for k, f in enumerate(fits) if k not in gone]
+
+
+def twins(fits: list[Fit], lifted: list[Fit]) -> set[int]:
+    """The fits that, ``lifted`` to their levels, land on nearly the circle
+    of another of their colour and size (:data:`SAME_MM`): one wink fitted
+    twice (tuning seed 32028: a 22 mm circle across two winks of one colour,
+    RMS 0.247 mm, refitted as the 16 mm one beside it, which made a cycle of
+    the pile and lifted all of it five levels). Of each two, the one whose
+    first fit was looser goes."""
+    out: set[int] = set()
+    for i, j in itertools.combinations(range(len(fits)), 2):
+        a, b = lifted[i], lifted[j]
+        if (a.colour is b.colour and a.size == b.size and i not in out and j not in out
+                and math.hypot(a.x - b.x, a.y - b.y) < SAME_MM):  # fmt: skip
+            out.add(j if fits[i].rms <= fits[j].rms else i)
+    return out
