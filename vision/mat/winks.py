@@ -116,9 +116,9 @@ def find_winks(pic: Picture) -> Found:
             known.append((len(fits), lower))
             fits.append(ring)
     lifted, on, levels = _piled(pic, found, fits, masks, grey, known, saved)
-    twins = onefit.twins(fits, lifted)
-    if twins:  # one wink fitted twice: read the pile again without the looser fit
-        keep = [k for k in range(len(fits)) if k not in twins]
+    drop = onefit.twins(fits, lifted) | onefit.unhinted(fits, on, pic.hints, {a for a, _ in known})
+    if drop:  # one wink fitted twice, or a pile read round in a circle: read it again without
+        keep = [k for k in range(len(fits)) if k not in drop]
         index = {k: n for n, k in enumerate(keep)}
         fits = [fits[k] for k in keep]
         known = [(index[a], index[b]) for a, b in known if a in index and b in index]
