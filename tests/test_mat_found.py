@@ -74,3 +74,23 @@ def test_a_fit_no_video_fit_stands_for_in_a_pile_read_as_a_cycle_is_dropped(
     assert seen_pairs(obs, m) == true_pairs(scene)
     for i, t in m.items():
         assert math.hypot(obs.winks[i].x - t.x, obs.winks[i].y - t.y) < 0.5
+
+
+# From tuning seed 32756: y6 (16 mm) on y2 (22 mm) on y5 (16 mm), one colour.
+# The still's crop fitted a 22 mm second circle (winks._beyond) 2.55 mm from
+# y5's 16 mm fit, just past the still's 2.5 mm for fits of unlike sizes: a
+# false wink under the pile, on which y2 and y6 were read, and y2 upside
+# down on y6.
+SECOND_22 = (
+    (32756, MatScene((TrueWink("y5", -817.8640, -256.5538), TrueWink("y2", -805.5922, -245.0857, 1),
+                      TrueWink("y6", -808.5611, -242.3011, 2)))),
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("rig_seed, scene", SECOND_22)
+def test_a_large_second_circle_through_a_small_winks_arc_is_that_wink(
+    rig_seed: int, scene: MatScene
+) -> None:
+    obs, m = benched(scene, rig_seed)
+    assert len(obs.winks) == len(scene.winks)
+    assert seen_pairs(obs, m) == true_pairs(scene)

@@ -38,13 +38,20 @@ def dedupe(fits: list[Fit], apart_mm: tuple[float, float]) -> list[Fit]:
     fit (RMS under :data:`CLOSE_MM`) a loose one (a candidate between two
     winks of one colour fits neither); then the deeper candidate's (a sliver
     of colour at a wink's rim, left over from its blob, starts rays that can
-    close round the wink's dark edge instead of its face), then the closer fit."""
+    close round the wink's dark edge instead of its face), then the closer fit.
+
+    A 22 mm second circle (no candidate of its own: ``row`` -1) within
+    ``apart_mm`` and 3 mm, the two sizes' radii apart, of a 16 mm fit of its
+    colour is that wink's arc (tuning seed 32756: 2.55 mm from y5's fit, a
+    false wink under the pile). A 16 mm second circle near a 22 mm fit is
+    not: it is a small wink reaching past the large one's rim."""
     out: list[Fit] = []
     for f in sorted(fits, key=lambda f: (not f.whole, f.rms > CLOSE_MM, -f.depth, f.rms)):
-        if any(
-            o.colour is f.colour and np.hypot(o.x - f.x, o.y - f.y) < apart_mm[o.size != f.size]
-            for o in out
-        ):
+        if any(o.colour is f.colour and (
+                np.hypot(o.x - f.x, o.y - f.y) < apart_mm[o.size != f.size]
+                or (f.row < 0 <= o.row and (f.size, o.size) == (22, 16)
+                    and np.hypot(o.x - f.x, o.y - f.y) < apart_mm[1] + 3.0))
+               for o in out):  # fmt: skip
             continue
         out.append(f)
     return out
