@@ -94,3 +94,23 @@ def test_a_large_second_circle_through_a_small_winks_arc_is_that_wink(
     obs, m = benched(scene, rig_seed)
     assert len(obs.winks) == len(scene.winks)
     assert seen_pairs(obs, m) == true_pairs(scene)
+
+
+# From tuning seed 32813: y4 (16 mm) nearly concentric on y2 (22 mm), both on
+# y5 (16 mm, 9.3 mm from y2's centre), one colour. The ring search skipped
+# y2 because a small wink of its colour (y5) overlapped it; y5 lies beyond
+# the search's reach of y2's centre, and y4's ring there scores 31.
+RING_BESIDE_A_SMALL_ONE = (
+    (32813, MatScene((TrueWink("y2", -12.3475, -124.9083), TrueWink("y5", -16.2021, -133.1780, 1),
+                      TrueWink("y4", -15.3527, -125.6054, 2)))),
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("rig_seed, scene", RING_BESIDE_A_SMALL_ONE)
+def test_a_ring_is_looked_for_on_a_large_wink_a_small_one_lies_on_beyond_reach(
+    rig_seed: int, scene: MatScene
+) -> None:
+    obs, m = benched(scene, rig_seed)
+    assert sorted(t.id for t in m.values()) == ["y2", "y4", "y5"]
+    assert len(obs.winks) == 3
+    assert seen_pairs(obs, m) == true_pairs(scene)

@@ -287,6 +287,9 @@ def _beyond(cal: MatCalibration, es: EdgeSet, fits: list[Fit]) -> list[Fit]:
     return out
 
 
+RING_APART_MM = 5.0
+"""A ring this close to a 16 mm fit of its colour is that wink's edge (the
+still's :data:`~vision.mat.closer.APART_MM` for winks of one size)."""
 RINGED_RMS_MM = 0.2
 """A large wink seen whole is searched for a small one's ring only if its
 outline fits its edge points worse than this (RMS): 518 of 585 whole 22 mm
@@ -297,7 +300,7 @@ small wink on them), and searching them all cost 2 ms a frame."""
 def _ringed(cal: MatCalibration, image: NDArray[np.uint8], grey: NDArray[np.uint8],
             fits: list[Fit], masks: dict[Colour, Mask]) -> list[tuple[Fit, int]]:  # fmt: skip
     """Small winks found by their dark edge on a large wink of their
-    colour that no small wink of its colour lies on yet
+    colour that no small wink of its colour lies on near its centre
     (:mod:`vision.mat.rings`), each with the index of the wink it lies on.
 
     Large winks whose outline is a clean circle are looked at too if it
@@ -315,13 +318,21 @@ def _ringed(cal: MatCalibration, image: NDArray[np.uint8], grey: NDArray[np.uint
 
     Only winks that may lie over the large one (:func:`_above`) cover its
     ring; until session 10 one lying under it did too, and its ring points
-    there were left out for nothing (tuning seed 32210: g2 under b1)."""
+    there were left out for nothing (tuning seed 32210: g2 under b1).
+
+    Since session 11 a small wink of its colour overlapping the large one
+    stops the search only if it lies within :data:`~vision.mat.rings.REACH_MM`
+    of its centre (where it may be the ring itself), and a ring found within
+    :data:`RING_APART_MM` of one is its edge (tuning seed 32813: y4 nearly
+    concentric on y2, which y5, 9.3 mm off, also lies on; y4's ring scores
+    31). Until then any overlapping one stopped it."""
     out = []
     for i, f in enumerate(fits):
         a = f.circle()
         small = [g for g in fits if g.colour is f.colour and g.size == 16]
         if (f.size != 22 or (f.whole and f.rms <= RINGED_RMS_MM)
-                or any(relations.overlap(g.circle(), a) > 0 for g in small)):  # fmt: skip
+                or any(math.hypot(g.x - f.x, g.y - f.y) <= rings.REACH_MM
+                       for g in small)):  # fmt: skip
             continue
         touching = [g for g in fits if g is not f and relations.overlap(g.circle(), a) > 0]
         others = _above(cal, f, touching, masks)  # winks under it hide none of its ring
@@ -329,6 +340,8 @@ def _ringed(cal: MatCalibration, image: NDArray[np.uint8], grey: NDArray[np.uint
         if got is None or got[2] < (rings.RING_MIN_COVERED if others else rings.RING_MIN):
             continue
         ring = Fit(f.colour, 16, got[0], got[1], 0.0, False, -1, 0.0)
+        if any(math.hypot(g.x - ring.x, g.y - ring.y) < RING_APART_MM for g in small):
+            continue  # the edge of a small wink found already
         if relations.fill(masks[f.colour], cal, ring.circle(1), others) >= SHOWS:
             out.append((ring, i))
     return out
