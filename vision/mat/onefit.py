@@ -130,3 +130,24 @@ def _in_cycles(on: dict[int, set[int]]) -> set[int]:
                 seen.add(j)
                 todo += on.get(j, ())
     return out
+
+
+def mis_sized(fits: list[Fit], hints: tuple[Fit, ...], apart_mm: tuple[float, float]) -> list[Fit]:
+    """``fits`` less the partial 22 mm fits that no video fit (``hints``) of
+    their colour stands for (:data:`HINTED_MM`), lying within ``apart_mm``
+    and 3 mm (the radii's difference) of a 16 mm fit of their colour that a
+    16 mm video fit stands for: the same wink given the other size (tuning
+    seed 32915: a 22 mm circle through r4's arc, RMS 0.224 mm, 3.8 mm from
+    r4's 16 mm fit, a false wink in the pile). Only this way round, as in
+    :func:`dedupe`: a 16 mm fit beside a 22 mm one may be a small wink
+    nearly concentric on it, which the video sees as one."""
+
+    def hinted(f: Fit, size: int | None = None) -> bool:
+        return any(h.colour is f.colour and (size is None or h.size == size)
+                   and math.hypot(h.x - f.x, h.y - f.y) < HINTED_MM for h in hints)  # fmt: skip
+
+    return [f for f in fits
+            if not (f.size == 22 and not f.whole and f.row >= 0 and not hinted(f)
+                    and any(g.colour is f.colour and g.size == 16 and hinted(g, 16)
+                            and math.hypot(g.x - f.x, g.y - f.y) < apart_mm[1] + 3.0
+                            for g in fits))]  # fmt: skip
