@@ -135,3 +135,22 @@ def test_a_large_fit_beside_a_small_wink_the_video_saw_is_that_wink(
         ("g1", 22), ("g6", 16), ("r4", 16)]  # fmt: skip
     assert len(obs.winks) == 3
     assert seen_pairs(obs, m) <= true_pairs(scene)
+
+
+# From tuning seed 32183: g5 (16 mm) on g2 (22 mm), 4.8 mm off its centre;
+# the video saw only g5. A 22 mm fit beside a 16 mm wink the video saw is
+# kept when its disc clear of the small one shows its colour (0.97 here;
+# 32915's circle through r4's arc: 0.0).
+UNDER_A_SMALL_ONE = (
+    (32183, MatScene((TrueWink("g2", -723.3794, -219.1218),
+                      TrueWink("g5", -727.4124, -216.4472, 1)))),
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("rig_seed, scene", UNDER_A_SMALL_ONE)
+def test_a_large_wink_under_a_small_one_the_video_saw_alone_is_kept(
+    rig_seed: int, scene: MatScene
+) -> None:
+    obs, m = benched(scene, rig_seed)
+    assert sorted((t.id, obs.winks[i].size) for i, t in m.items()) == [("g2", 22), ("g5", 16)]
+    assert seen_pairs(obs, m) == true_pairs(scene)

@@ -132,22 +132,39 @@ def _in_cycles(on: dict[int, set[int]]) -> set[int]:
     return out
 
 
-def mis_sized(fits: list[Fit], hints: tuple[Fit, ...], apart_mm: tuple[float, float]) -> list[Fit]:
+def mis_sized(cal: MatCalibration, fits: list[Fit], masks: dict[Colour, Mask],
+              hints: tuple[Fit, ...], apart_mm: tuple[float, float]) -> list[Fit]:  # fmt: skip
     """``fits`` less the partial 22 mm fits that no video fit (``hints``) of
     their colour stands for (:data:`HINTED_MM`), lying within ``apart_mm``
     and 3 mm (the radii's difference) of a 16 mm fit of their colour that a
     16 mm video fit stands for: the same wink given the other size (tuning
     seed 32915: a 22 mm circle through r4's arc, RMS 0.224 mm, 3.8 mm from
-    r4's 16 mm fit, a false wink in the pile). Only this way round, as in
-    :func:`dedupe`: a 16 mm fit beside a 22 mm one may be a small wink
+    r4's 16 mm fit, a false wink in the pile), unless its disc clear of the
+    small one shows its colour (:data:`SHOWS_BESIDE`). Only this way round,
+    as in :func:`dedupe`: a 16 mm fit beside a 22 mm one may be a small wink
     nearly concentric on it, which the video sees as one."""
 
     def hinted(f: Fit, size: int | None = None) -> bool:
         return any(h.colour is f.colour and (size is None or h.size == size)
                    and math.hypot(h.x - f.x, h.y - f.y) < HINTED_MM for h in hints)  # fmt: skip
 
-    return [f for f in fits
-            if not (f.size == 22 and not f.whole and f.row >= 0 and not hinted(f)
-                    and any(g.colour is f.colour and g.size == 16 and hinted(g, 16)
-                            and math.hypot(g.x - f.x, g.y - f.y) < apart_mm[1] + 3.0
-                            for g in fits))]  # fmt: skip
+    out = []
+    for f in fits:  # the small winks' circles beside it, of its colour, that the video saw
+        small = [g.circle() for g in fits if g.colour is f.colour and g.size == 16
+                 and hinted(g, 16)
+                 and math.hypot(g.x - f.x, g.y - f.y) < apart_mm[1] + 3.0]  # fmt: skip
+        if (f.size == 22 and not f.whole and f.row >= 0 and not hinted(f) and small
+                and relations.fill(masks[f.colour], cal, f.circle(), small)
+                < SHOWS_BESIDE):  # fmt: skip
+            continue
+        out.append(f)
+    return out
+
+
+SHOWS_BESIDE = 0.5
+"""A 22 mm fit beside a small wink of its colour is a wink of its own if at
+least this share of its disc clear of the small one shows its colour (as
+:data:`~vision.mat.winks.SHOWS`): a circle through the small wink's arc
+lies mostly on the mat (0.0 on tuning seed 32915), a large wink under a
+small one shows (tuning seed 32183: g5 4.8 mm off g2's centre, which the
+video did not see; 0.97)."""

@@ -106,7 +106,7 @@ def find_winks(pic: Picture) -> Found:
         fits += more
     fits = onefit.one_colour_each(pic.cal, fits, masks)
     fits, saved = _rescue(pic, found, fits, masks)
-    fits = onefit.mis_sized(fits, pic.hints, pic.apart_mm) + saved
+    fits = onefit.mis_sized(pic.cal, fits, masks, pic.hints, pic.apart_mm) + saved
     grey = pic.grey
     if grey is None:
         grey = np.asarray(cv2.cvtColor(pic.image, cv2.COLOR_BGR2GRAY), np.uint8)
