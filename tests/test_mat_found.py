@@ -154,3 +154,22 @@ def test_a_large_wink_under_a_small_one_the_video_saw_alone_is_kept(
     obs, m = benched(scene, rig_seed)
     assert sorted((t.id, obs.winks[i].size) for i, t in m.items()) == [("g2", 22), ("g5", 16)]
     assert seen_pairs(obs, m) == true_pairs(scene)
+
+
+# From tuning seed 40068: b2 on b4 on b3, one colour. The video fitted a
+# 22 mm circle across b2 and b3; the crop fitted it too, and b3 at 16 mm,
+# neither near a video fit of blue, in a cycle. Dropping every such fit at
+# once (as first written) lost b3; one at a time, the 22 mm circle first,
+# keeps it.
+CYCLE_OF_ONE_COLOUR = (
+    (40068, MatScene((TrueWink("b3", 384.3816, 367.9442), TrueWink("b4", 372.7193, 369.6080, 1),
+                      TrueWink("b2", 380.1623, 357.4841, 2)))),
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("rig_seed, scene", CYCLE_OF_ONE_COLOUR)
+def test_a_cycle_loses_its_unhinted_fits_one_at_a_time(rig_seed: int, scene: MatScene) -> None:
+    obs, m = benched(scene, rig_seed)
+    assert sorted(t.id for t in m.values()) == ["b2", "b3", "b4"]
+    assert len(obs.winks) == 3
+    assert seen_pairs(obs, m) == true_pairs(scene)

@@ -104,16 +104,19 @@ def unhinted(fits: list[Fit], on: dict[int, set[int]], hints: tuple[Fit, ...],
     that are not ``rings``: a circle fitted across the edges of other winks
     (tuning seed 32508: a 22 mm circle through 14 of its candidate's 48 edge
     points, RMS 0.035 mm, 6.6 mm from the 22 mm wink of its colour; the pile
-    was lifted five levels, and b3 and y4 fitted 1.1 and 1.8 mm off)."""
-    out: set[int] = set()
+    was lifted five levels, and b3 and y4 fitted 1.1 and 1.8 mm off).
+
+    One at a time, a 22 mm fit first, then the looser (the pile is read
+    again after each): tuning seed 40068's cycle held two unhinted fits, a
+    22 mm circle across b2 and b3 and b3's own 16 mm fit, which the video
+    took for part of that circle; dropping both lost b3."""
     if not hints:  # a video frame: no other picture to go by
-        return out
-    for i in _in_cycles(on) - rings:
-        f = fits[i]
-        if not any(h.colour is f.colour and math.hypot(h.x - f.x, h.y - f.y) < HINTED_MM
-                   for h in hints):  # fmt: skip
-            out.add(i)
-    return out
+        return set()
+    out = [i for i in _in_cycles(on) - rings
+           if not any(h.colour is fits[i].colour
+                      and math.hypot(h.x - fits[i].x, h.y - fits[i].y) < HINTED_MM
+                      for h in hints)]  # fmt: skip
+    return {min(out, key=lambda i: (fits[i].size != 22, -fits[i].rms))} if out else set()
 
 
 def _in_cycles(on: dict[int, set[int]]) -> set[int]:

@@ -116,8 +116,11 @@ def find_winks(pic: Picture) -> Found:
             known.append((len(fits), lower))
             fits.append(ring)
     lifted, on, levels = _piled(pic, found, fits, masks, grey, known, saved)
-    drop = onefit.twins(fits, lifted) | onefit.unhinted(fits, on, pic.hints, {a for a, _ in known})
-    if drop:  # one wink fitted twice, or a pile read round in a circle: read it again without
+    for _ in range(3):  # one wink fitted twice, or a pile read round in a circle: read it again
+        drop = onefit.twins(fits, lifted) or onefit.unhinted(fits, on, pic.hints,
+                                                             {a for a, _ in known})  # fmt: skip
+        if not drop:
+            break
         keep = [k for k in range(len(fits)) if k not in drop]
         index = {k: n for n, k in enumerate(keep)}
         fits = [fits[k] for k in keep]
