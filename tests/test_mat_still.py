@@ -10,9 +10,12 @@ from vision.mat.synth.compare import seen_pairs, true_pairs
 from vision.mat.synth.scene import MatScene, TrueWink
 
 # A pile of three from tuning seed 32101: b2 on r2 on b4, b2 also on b4.
-# Where b2's edge crosses b4 it runs mostly under r2, so the still leaves
-# b2 and b4 with neither on the other; the video orders them (rightly here,
-# but in 3 of 10 such pairs of the evaluation frames wrongly).
+# Where b2's edge crosses b4 it runs mostly under r2; until session 11 the
+# still left b2 and b4 with neither on the other (the video orders them:
+# rightly here, but in 3 of 10 such pairs of the evaluation frames wrongly).
+# Since session 11 (b-found, onefit.mis_sized) the crop no longer keeps a
+# 22 mm circle through b4's arc beside b4's 16 mm fit, and reads b2 on b4
+# from its own edges on every noise draw 0-15.
 PILE_32101 = MatScene((
     TrueWink("b2", -511.8, -352.5, 2), TrueWink("b4", -523.5, -343.5, 0),
     TrueWink("r2", -511.7, -345.7, 1),
@@ -24,9 +27,8 @@ def _relations(scene: MatScene, rig_seed: int, noise: int) -> set[tuple[str, str
 
 
 @pytest.mark.parametrize("noise", [3, 8])
-def test_a_relation_the_still_leaves_open_is_not_guessed_from_the_video(noise: int) -> None:
-    # Left open, the engine's consistency check asks the umpire (14).
-    assert _relations(PILE_32101, 32101, noise) == true_pairs(PILE_32101) - {("b2", "b4")}
+def test_the_still_reads_a_pile_with_an_edge_mostly_under_a_third_wink(noise: int) -> None:
+    assert _relations(PILE_32101, 32101, noise) == true_pairs(PILE_32101)
 
 
 # A pile of three from tuning seed 32330: y3 on b4 and y6, b4 on y6. The

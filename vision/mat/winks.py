@@ -6,7 +6,6 @@ a second look at a pile, a crop of a full-resolution still
 
 from __future__ import annotations
 
-import itertools
 import math
 from dataclasses import dataclass, replace
 
@@ -15,17 +14,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from controller.games.tiddlywinks.geometry import Colour
-from vision.mat import relations, rings
+from vision.mat import onefit, relations, rings
 from vision.mat.camera import MatCalibration
 from vision.mat.fit import RAYS, EdgeSet, edges, fixed_all, kasa_all
 from vision.mat.layout import WINK_THICKNESS_MM
+from vision.mat.onefit import CLOSE_MM
 from vision.mat.segment import Mask, candidates, colour_masks
-
-CLOSE_MM = 0.35
-"""Edge points within this RMS of their circle fit it closely."""
-SAME_MM = 2.0
-"""Two circles of one size whose centres are this close are one wink (a
-wink squopping another of its size must leave it 6 mm or more showing)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,14 +98,15 @@ def find_winks(pic: Picture) -> Found:
     fits = [f for f in fit(pic.cal, found, every_row, 0) if f is not None]
     if pic.loose_mm < 1.0:
         fits += _beyond(pic.cal, found, fits)
-    fits = _dedupe([f for f in fits if f.whole or f.rms <= pic.loose_mm or _backed(f, fits)],
-                   pic.apart_mm)  # fmt: skip
+    fits = onefit.dedupe([f for f in fits
+                          if f.whole or f.rms <= pic.loose_mm or onefit.backed(f, fits)],
+                         pic.apart_mm)  # fmt: skip
     if pic.loose_mm < 1.0:
         found, fits, more = _unexplained(pic.cal, found, fits, masks, pic.loose_mm, pic.apart_mm)
         fits += more
-    fits = _one_colour_each(pic.cal, fits, masks)
+    fits = onefit.one_colour_each(pic.cal, fits, masks)
     fits, saved = _rescue(pic, found, fits, masks)
-    fits += saved
+    fits = onefit.mis_sized(pic.cal, fits, masks, pic.hints, pic.apart_mm) + saved
     grey = pic.grey
     if grey is None:
         grey = np.asarray(cv2.cvtColor(pic.image, cv2.COLOR_BGR2GRAY), np.uint8)
@@ -120,6 +115,25 @@ def find_winks(pic: Picture) -> Found:
         for ring, lower in _ringed(pic.cal, pic.image, grey, fits, masks):
             known.append((len(fits), lower))
             fits.append(ring)
+    lifted, on, levels = _piled(pic, found, fits, masks, grey, known, saved)
+    for _ in range(3):  # one wink fitted twice, or a pile read round in a circle: read it again
+        drop = onefit.twins(fits, lifted) or onefit.unhinted(fits, on, pic.hints,
+                                                             {a for a, _ in known})  # fmt: skip
+        if not drop:
+            break
+        keep = [k for k in range(len(fits)) if k not in drop]
+        index = {k: n for n, k in enumerate(keep)}
+        fits = [fits[k] for k in keep]
+        known = [(index[a], index[b]) for a, b in known if a in index and b in index]
+        lifted, on, levels = _piled(pic, found, fits, masks, grey, known, saved)
+    return Found(lifted, on, levels, every)
+
+
+def _piled(pic: Picture, found: EdgeSet, fits: list[Fit], masks: dict[Colour, Mask],
+           grey: NDArray[np.uint8], known: list[tuple[int, int]], saved: list[Fit],
+           ) -> tuple[list[Fit], dict[int, set[int]], list[int]]:  # fmt: skip
+    """Which of ``fits`` lies on which, their levels, and the fits refitted
+    with each face at its level."""
     colours = [f.colour for f in fits]
     on = relations.stack([f.circle() for f in fits], colours, masks, grey, pic.cal, known)
     levels = relations.pile_levels(len(fits), on)
@@ -130,7 +144,7 @@ def find_winks(pic: Picture) -> Found:
         again = relations.pile_levels(len(fits), on)
         lifted = lifted if again == levels else _lift(pic.cal, found, fits, again, saved)
         levels = again
-    return Found(lifted, on, levels, every)
+    return lifted, on, levels
 
 
 def _lift(cal: MatCalibration, es: EdgeSet, fits: list[Fit], levels: list[int],
@@ -276,6 +290,9 @@ def _beyond(cal: MatCalibration, es: EdgeSet, fits: list[Fit]) -> list[Fit]:
     return out
 
 
+RING_APART_MM = 5.0
+"""A ring this close to a 16 mm fit of its colour is that wink's edge (the
+still's :data:`~vision.mat.closer.APART_MM` for winks of one size)."""
 RINGED_RMS_MM = 0.2
 """A large wink seen whole is searched for a small one's ring only if its
 outline fits its edge points worse than this (RMS): 518 of 585 whole 22 mm
@@ -286,7 +303,7 @@ small wink on them), and searching them all cost 2 ms a frame."""
 def _ringed(cal: MatCalibration, image: NDArray[np.uint8], grey: NDArray[np.uint8],
             fits: list[Fit], masks: dict[Colour, Mask]) -> list[tuple[Fit, int]]:  # fmt: skip
     """Small winks found by their dark edge on a large wink of their
-    colour that no small wink of its colour lies on yet
+    colour that no small wink of its colour lies on near its centre
     (:mod:`vision.mat.rings`), each with the index of the wink it lies on.
 
     Large winks whose outline is a clean circle are looked at too if it
@@ -304,13 +321,21 @@ def _ringed(cal: MatCalibration, image: NDArray[np.uint8], grey: NDArray[np.uint
 
     Only winks that may lie over the large one (:func:`_above`) cover its
     ring; until session 10 one lying under it did too, and its ring points
-    there were left out for nothing (tuning seed 32210: g2 under b1)."""
+    there were left out for nothing (tuning seed 32210: g2 under b1).
+
+    Since session 11 a small wink of its colour overlapping the large one
+    stops the search only if it lies within :data:`~vision.mat.rings.REACH_MM`
+    of its centre (where it may be the ring itself), and a ring found within
+    :data:`RING_APART_MM` of one is its edge (tuning seed 32813: y4 nearly
+    concentric on y2, which y5, 9.3 mm off, also lies on; y4's ring scores
+    31). Until then any overlapping one stopped it."""
     out = []
     for i, f in enumerate(fits):
         a = f.circle()
         small = [g for g in fits if g.colour is f.colour and g.size == 16]
         if (f.size != 22 or (f.whole and f.rms <= RINGED_RMS_MM)
-                or any(relations.overlap(g.circle(), a) > 0 for g in small)):  # fmt: skip
+                or any(math.hypot(g.x - f.x, g.y - f.y) <= rings.REACH_MM
+                       for g in small)):  # fmt: skip
             continue
         touching = [g for g in fits if g is not f and relations.overlap(g.circle(), a) > 0]
         others = _above(cal, f, touching, masks)  # winks under it hide none of its ring
@@ -318,6 +343,8 @@ def _ringed(cal: MatCalibration, image: NDArray[np.uint8], grey: NDArray[np.uint
         if got is None or got[2] < (rings.RING_MIN_COVERED if others else rings.RING_MIN):
             continue
         ring = Fit(f.colour, 16, got[0], got[1], 0.0, False, -1, 0.0)
+        if any(math.hypot(g.x - ring.x, g.y - ring.y) < RING_APART_MM for g in small):
+            continue  # the edge of a small wink found already
         if relations.fill(masks[f.colour], cal, ring.circle(1), others) >= SHOWS:
             out.append((ring, i))
     return out
@@ -343,19 +370,22 @@ def _rescue(pic: Picture, es: EdgeSet, fits: list[Fit],
     out: list[Fit] = []
     gone: list[Fit] = []
     for h in pic.hints:
-        if any(f.colour is h.colour and math.hypot(f.x - h.x, f.y - h.y)
-               < pic.apart_mm[f.size != h.size] + abs(f.size - h.size) / 2
-               and (f.size == h.size or f.row >= 0)
-               for f in (*fits, *out) if f not in gone):  # fmt: skip
+        here = [f for f in (*fits, *out) if f not in gone and f.colour is h.colour
+                and math.hypot(f.x - h.x, f.y - h.y)
+                < pic.apart_mm[f.size != h.size] + abs(f.size - h.size) / 2
+                and (f.size == h.size or f.row >= 0)]  # fmt: skip
+        resized = _resized(pic.cal, es, h, here)
+        if here and not resized:
             continue  # here (a circle of the other size holding it is the same wink)
-        got = [g for g in (_seeded(pic.cal, es, replace(h, row=k), 0)
-                           for k, c in enumerate(es.cands) if c.colour is h.colour)
-               if g is not None and math.hypot(g.x - h.x, g.y - h.y) < h.size / 4]  # fmt: skip
+        got = resized or [g for g in (_seeded(pic.cal, es, replace(h, row=k), 0)
+                                      for k, c in enumerate(es.cands) if c.colour is h.colour)
+                          if g is not None
+                          and math.hypot(g.x - h.x, g.y - h.y) < h.size / 4]  # fmt: skip
         best = min(got, key=lambda g: g.rms, default=None)
         if best is None or best.rms > RESCUE_MM:
             continue
-        rest = [f for f in (*fits, *out) if f not in gone]
-        misfit = [f for f in rest if _misfit(pic.cal, f, best, rest, masks)]
+        rest = [f for f in (*fits, *out) if f not in gone and not (resized and f in here)]
+        misfit = [f for f in rest if _misfit(pic.cal, f, best, rest, masks)] + here * bool(resized)
         second = _second(h, rest, pic.apart_mm)
         for more in ([], second) if second else ([],):  # the second circle gives way if need be
             others = _above(pic.cal, best, [f for f in rest if f not in misfit + more], masks)
@@ -364,6 +394,21 @@ def _rescue(pic: Picture, es: EdgeSet, fits: list[Fit],
                 gone += misfit + more
                 break
     return [f for f in fits if f not in gone], out
+
+
+def _resized(cal: MatCalibration, es: EdgeSet, h: Fit, here: list[Fit]) -> list[Fit]:
+    """The hint ``h`` fitted at its size to the edge points of the one fit
+    standing for it, a partial fit of the other size, if that fits them
+    closer (tuning seed 32736: r4, 16 mm, a crescent on b2 under y4, fitted
+    as a 22 mm circle 2.9 mm off with RMS 0.238 mm, where the video saw a
+    16 mm one; at 16 mm from the video's centre the crop's points fit within
+    0.214 mm, 0.4 mm off); else nothing."""
+    if len(here) != 1 or here[0].size == h.size or here[0].whole:
+        return []
+    g = _seeded(cal, es, replace(h, row=here[0].row), 0)
+    if g is None or g.rms >= here[0].rms or math.hypot(g.x - h.x, g.y - h.y) >= h.size / 4:
+        return []
+    return [g]
 
 
 def _second(h: Fit, fits: list[Fit], apart_mm: tuple[float, float]) -> list[Fit]:
@@ -437,45 +482,3 @@ def _seeded(cal: MatCalibration, es: EdgeSet, f: Fit, level: int) -> Fit | None:
 
 BEYOND_MM = 0.6
 """Edge points this far outside a fit are another wink's."""
-
-
-def _backed(f: Fit, fits: list[Fit]) -> bool:
-    """Another candidate's fit is the same circle (within a millimetre)."""
-    return any(o.row != f.row and o.colour is f.colour and o.size == f.size
-               and math.hypot(o.x - f.x, o.y - f.y) < 1.0 for o in fits)  # fmt: skip
-
-
-def _dedupe(fits: list[Fit], apart_mm: tuple[float, float]) -> list[Fit]:
-    """One fit per wink: two candidates of one colour fitted to nearly the
-    same circle are one wink. A whole circle beats a partial one, a close
-    fit (RMS under :data:`CLOSE_MM`) a loose one (a candidate between two
-    winks of one colour fits neither); then the deeper candidate's (a sliver
-    of colour at a wink's rim, left over from its blob, starts rays that can
-    close round the wink's dark edge instead of its face), then the closer fit."""
-    out: list[Fit] = []
-    for f in sorted(fits, key=lambda f: (not f.whole, f.rms > CLOSE_MM, -f.depth, f.rms)):
-        if any(
-            o.colour is f.colour and np.hypot(o.x - f.x, o.y - f.y) < apart_mm[o.size != f.size]
-            for o in out
-        ):
-            continue
-        out.append(f)
-    return out
-
-
-def _one_colour_each(cal: MatCalibration, fits: list[Fit], masks: dict[Colour, Mask]) -> list[Fit]:
-    """Two fits of different colours on nearly one circle are one wink
-    (where two colours meet, their blend can pass for a third colour and
-    start rays that find the wink's edge): keep the colour filling more of
-    the part of the disc that no other wink covers."""
-    gone: set[int] = set()
-    circ = [f.circle() for f in fits]
-    for i, j in itertools.combinations(range(len(fits)), 2):
-        a, b = fits[i], fits[j]
-        if a.size != b.size or np.hypot(a.x - b.x, a.y - b.y) > SAME_MM:
-            continue
-        others = [c for k, c in enumerate(circ) if k not in (i, j)]
-        fill_a, fill_b = (relations.fill(masks[f.colour], cal, circ[k], others)
-                          for k, f in ((i, a), (j, b)))  # fmt: skip
-        gone.add(j if fill_a >= fill_b else i)
-    return [f for k, f in enumerate(fits) if k not in gone]
