@@ -89,8 +89,18 @@ def shots(seed: int) -> tuple[str, bool, tuple[bool, bool], tuple[bool, bool]] |
 def main() -> None:
     """Command line: the tally over a range of seeds."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--frames", type=int, default=200)
-    parser.add_argument("--first", type=int, default=1000, help="the first seed")
+    parser.add_argument(
+        "--frames",
+        type=int,
+        default=200,
+        help="seeds to try (those with potted winks count; default 200)",
+    )
+    parser.add_argument(
+        "--first",
+        type=int,
+        default=1000,
+        help="the first seed (default 1000, an evaluation range; tuning: 32000-34999, >= 40000)",
+    )
     args = parser.parse_args()
     n = rose = 0
     potted = [0, 0]
