@@ -227,17 +227,18 @@ def test_the_silhouette_against_the_empty_still_is_taken_at_half_resolution(
     # A quarter of the pixels to warp, compare and label (the crop averaged
     # over 2x2 blocks, by an exact factor: OpenCV's fast path); the outline
     # as the full resolution's, near enough for the posture.
-    import vision.analyse
+    import vision.halves
 
     analyser, still, empty, empty_still = _leaning_at_700_800(45.0)
     sizes: list[tuple[int, int]] = []
     real = silhouette.segment_outline
+    segmented = silhouette.segment_outlines
 
     def spied(crop: np.ndarray, floor: np.ndarray, *args: object, **kw: object) -> object:
         sizes.append((crop.shape[1], floor.shape[1]))
-        return real(crop, floor, *args, **kw)  # type: ignore[arg-type]
+        return segmented(crop, floor, *args, **kw)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(vision.analyse, "segment_outline", spied)
+    monkeypatch.setattr(vision.halves, "segment_outlines", spied)
     obs = analyser._judge(still, 700.0, 800.0, [], empty, empty_still)
     assert sizes == [(154, 154)]
     assert obs is not None and obs.posture is Posture.LEANING

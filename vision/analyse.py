@@ -188,7 +188,8 @@ class Analyser:
 
         if empty_still is not None and not self._clean(edge, faceless) and halves.covered:
             # (``covered``: a windowed still may not cover the crop.)
-            found = self._silhouette(halves)
+            segmented = halves.segmented
+            found = None if segmented is None else segmented.fit
             if found is None and (edge is None or edge.ratio >= CLEAN):
                 # (A clean circle looked past: a blob larger than a coin.)
                 found = self._edges_silhouette(crop, empty_still, x, y, half)
@@ -198,7 +199,8 @@ class Analyser:
                 # around what changed, as a leaning coin's shadow cannot.
                 nx, ny = self._floor_point(found, x, y, half)
                 return self._judge(still, nx, ny, reasons, background, empty_still, again=True)
-            posed = self._by_silhouette(edge, shape, faceless)
+            hull = None if segmented is None or shape is not found else segmented.hull
+            posed = self._by_silhouette(edge, shape, faceless, hull)
         else:
             posed = self._by_change(crop, edge, background, x, y, half)
         if posed is None:
@@ -274,17 +276,27 @@ class Analyser:
         return x - half + outline.x / ppm, y - half + outline.y / ppm
 
     def _by_silhouette(
-        self, edge: Ellipse | None, shape: Ellipse | None, faceless: Callable[[], bool]
+        self,
+        edge: Ellipse | None,
+        shape: Ellipse | None,
+        faceless: Callable[[], bool],
+        hull: Ellipse | None = None,
     ) -> _Posed | None:
         """The posture from the edge and the silhouette against the empty
         still (:func:`choose_outline`); when they disagree, the spotter's
-        call, unless no face reads inside a round edge (``faceless``)."""
+        call, unless no face reads inside a round edge (``faceless``). A
+        silhouette that says leaning while its convex hull (``hull``) is
+        round (``ragged_hull``) is dented, not oval: the spotter's call."""
         s = self.settings
         outline, unsure = choose_outline(edge, shape, s)
         if outline is None:
             return None
         if not (unsure and edge is not None and shape is not None):
-            return _Posed(outline, self._posture(outline, shape is not None))
+            posture = self._posture(outline, shape is not None)
+            if posture is Posture.LEANING and hull is not None and hull.ratio >= s.ragged_hull:
+                doubt = f"silhouette {outline.ratio:.2f}, its hull {hull.ratio:.2f}: dented"
+                return _Posed(outline, Posture.INDETERMINATE, doubt=doubt)
+            return _Posed(outline, posture)
         doubt = f"edge {edge.ratio:.2f}, silhouette {shape.ratio:.2f}"
         # (Only a silhouette much less round than the edge: one cut short,
         # or a leaning coin's. A coin tilted towards the camera looks round
@@ -424,14 +436,8 @@ class Analyser:
     def _silhouette(self, halves: Halves) -> Ellipse | None:
         """The coin's silhouette against the empty still, at 1 / ``STILL_STEP``
         of the crop's resolution (:class:`Halves`); the outline in crop pixels."""
-        found = segment_outline(
-            halves.crop,
-            halves.empty,
-            self.settings.crop_px / STILL_STEP,
-            min_fill=self.settings.min_fill,
-            despeckle=False,
-        )
-        return None if found is None else found.enlarged(STILL_STEP)
+        found = halves.segmented
+        return None if found is None else found.fit
 
     def covers(self, frame: Frame, x: float, y: float, half: float) -> bool:
         """Whether ``frame`` shows the floor within ``half`` mm of (x, y)."""

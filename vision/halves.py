@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from vision.coinface import shrunk
 from vision.model import Frame, Image, VisionError
+from vision.silhouette import Segmented, segment_outlines
 
 if TYPE_CHECKING:
     from vision.analyse import Analyser
@@ -61,3 +62,16 @@ class Halves:
         return self._analyser.crop(
             self._empty_still, self.x + shift, self.y + shift, self.half, STILL_STEP
         )
+
+    @functools.cached_property
+    def segmented(self) -> Segmented | None:
+        """The coin's silhouette against the empty still (its outline and its
+        convex hull's ellipse, :func:`segment_outlines`), in the full crop's
+        pixels; taken once a look (the posture and the rim band both ask)."""
+        s = self._analyser.settings
+        found = segment_outlines(
+            self.crop, self.empty, s.crop_px / STILL_STEP, min_fill=s.min_fill, despeckle=False
+        )
+        if found is None:
+            return None
+        return Segmented(found.fit.enlarged(STILL_STEP), found.hull.enlarged(STILL_STEP))

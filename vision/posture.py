@@ -70,6 +70,13 @@ class Settings:
     leaning open is leaning when its shadow reaches beyond a flat coin's by
     more than ``doubt_shadow`` (as ``far_shadow``, less: the outline
     already says it may lean)."""
+    ragged_hull: float = 0.94
+    """A silhouette that says leaning (``leaning_silhouette`` or less) whose
+    convex hull's ellipse is at least this round is dented, not oval: parts
+    of a flat coin matched the floor (a small silver coin on a grey floor,
+    blurred: rig 100004's flat coins read 0.74-0.92, their hulls up to
+    0.99), while a leaning coin's silhouette is a solid ellipse, its hull
+    as oval. Flat or leaning is then the spotter's call."""
     band_offset_mm: float = 0.3
     band_shadow: float = 0.4
     band_doubt: float = 0.3

@@ -26,7 +26,7 @@ has no edge.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, NamedTuple
 
 import cv2
 import numpy as np
@@ -150,6 +150,16 @@ def _outer_contour(labels: NDArray[Any], i: int) -> NDArray[np.int32]:
     return np.asarray(max(contours, key=len), np.int32)
 
 
+class Segmented(NamedTuple):
+    """A silhouette's outline: the ellipse fitted to its contour, and the one
+    fitted to the contour's convex hull (rounder where parts of a flat coin
+    matched the floor and left dents; as round for a leaning coin's solid
+    ellipse)."""
+
+    fit: Ellipse
+    hull: Ellipse
+
+
 def segment_outline(
     crop: Image,
     floor: Image,
@@ -164,6 +174,19 @@ def segment_outline(
     of the ellipse changed: a coin much like the floor (silver on grey)
     changes only along its edges and relief, and the ragged ring's ellipse
     says nothing of its posture. ``despeckle`` as :func:`coin_mask`'s."""
+    found = segment_outlines(crop, floor, diameter, blur, min_fill, despeckle)
+    return None if found is None else found.fit
+
+
+def segment_outlines(
+    crop: Image,
+    floor: Image,
+    diameter: float,
+    blur: float = 0.0,
+    min_fill: float = 0.0,
+    despeckle: bool = True,
+) -> Segmented | None:
+    """:func:`segment_outline`'s outline and its convex hull's ellipse."""
     step = crop.shape[1] / floor.shape[1]
     mask = coin_mask(crop, floor, blur, despeckle)
     count, labels, stats, centres = components(mask)
@@ -182,10 +205,10 @@ def segment_outline(
     contour = _outer_contour(labels, best[1])
     if len(contour) < 6:
         return None
-    (x, y), (a, b), angle = cv2.fitEllipse((contour.astype(np.float32) + 0.5) * step - 0.5)
-    if not np.isfinite([x, y, a, b, angle]).all():
+    fit = _fitted(contour, step)
+    if not np.isfinite([fit.x, fit.y, fit.major, fit.minor, fit.angle_deg]).all():
         return None
-    fit = Ellipse(x, y, max(a, b), max(min(a, b), 1.0), angle if a >= b else angle + 90)
+    x, y, a, b = fit.x, fit.y, fit.major, fit.minor
     # Sized by its length, not the fitted ellipse: an ellipse fitted to a
     # coin on edge (a sliver, near a rectangle) overshoots its ends.
     _, sides, _ = cv2.minAreaRect(contour)
@@ -200,7 +223,15 @@ def segment_outline(
         cv2.ellipse(inside, box, 1, -1)
         if float(mask[inside > 0].mean()) < min_fill:
             return None
-    return fit
+    hull = np.asarray(cv2.convexHull(contour), np.int32)
+    return Segmented(fit, _fitted(hull, step) if len(hull) >= 5 else fit)
+
+
+def _fitted(points: NDArray[np.int32], step: float) -> Ellipse:
+    """The ellipse fitted to ``points`` (pixels of an image ``step`` times
+    coarser than the crop, five or more), in crop pixels."""
+    (x, y), (a, b), angle = cv2.fitEllipse((points.astype(np.float32) + 0.5) * step - 0.5)
+    return Ellipse(x, y, max(a, b), max(min(a, b), 1.0), angle if a >= b else angle + 90)
 
 
 SUPPORT = 0.7
