@@ -330,6 +330,17 @@ def pile_levels(n: int, on: dict[int, set[int]]) -> list[int]:
     >>> pile_levels(4, {0: {1}, 1: {2}, 2: set(), 3: {0}})
     [2, 1, 0, 3]
     """
+    levels = [0] * n
+    for _ in range(n + 1):  # a few passes settle a pile without a loop, below MAX_LEVEL
+        changed = False
+        for i in range(n):
+            want = min(max((levels[j] + 1 for j in on[i]), default=0), MAX_LEVEL)
+            if want != levels[i]:
+                levels[i], changed = want, True
+        if not changed:
+            break
+    if not changed and max(levels, default=0) < MAX_LEVEL:
+        return levels  # a loop climbs to MAX_LEVEL or never settles
     comp = _loops(n, on)
     below = {c: {comp[j] for i in range(n) if comp[i] == c for j in on[i]} - {c}
              for c in set(comp)}  # fmt: skip
