@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.mat_piles import benched
+from vision.mat.relations import pile_levels
 from vision.mat.synth.compare import seen_pairs, true_pairs
 from vision.mat.synth.scene import MatScene, TrueWink
 
@@ -50,3 +51,14 @@ def test_edges_of_one_colour_alike_within_their_noise_order_nothing(
     scene: MatScene, seed: int
 ) -> None:
     assert not _false(scene, seed)
+
+
+def test_a_loop_in_the_on_relation_shares_one_level() -> None:
+    # b-found's tuning seed 32028: a pile read round in a circle put every
+    # wink of it at MAX_LEVEL (five levels: 2-3 mm of parallax on its faces);
+    # the loop is now one level, over what lies under it, under what lies on it
+    loop = {0: {1}, 1: {2}, 2: {0}, 3: {0, 4}, 4: set(), 5: {3}}
+    assert pile_levels(6, loop) == [0, 0, 0, 1, 0, 2]
+    assert pile_levels(3, {0: {1}, 1: {0}, 2: {1}}) == [0, 0, 1]
+    lower = {0: {4}, 1: {0}, 2: {1}, 3: {2}, 4: set()}  # no loop: as before
+    assert pile_levels(5, lower) == [1, 2, 3, 4, 0]

@@ -316,9 +316,22 @@ send faces metres up)."""
 
 
 def pile_levels(n: int, on: dict[int, set[int]]) -> list[int]:
-    """Each wink's height in its pile (0 on the mat)."""
+    """Each wink's height in its pile (0 on the mat).
+
+    The winks of a loop in ``on`` (each on the next, the last on the first:
+    no pile is so, some pair of it is misread) share one level, one above
+    the highest wink below any of them, as if the pairs within the loop were
+    open; until session 11 each climbed the loop to :data:`MAX_LEVEL`,
+    lifting the whole pile's faces by 2-3 mm of parallax before it was read
+    again.
+
+    >>> pile_levels(3, {0: {1}, 1: {0}, 2: {0}})
+    [0, 0, 1]
+    >>> pile_levels(4, {0: {1}, 1: {2}, 2: set(), 3: {0}})
+    [2, 1, 0, 3]
+    """
     levels = [0] * n
-    for _ in range(n):  # a few passes settle any pile (a cycle stops at MAX_LEVEL)
+    for _ in range(n + 1):  # a few passes settle a pile without a loop, below MAX_LEVEL
         changed = False
         for i in range(n):
             want = min(max((levels[j] + 1 for j in on[i]), default=0), MAX_LEVEL)
@@ -326,4 +339,33 @@ def pile_levels(n: int, on: dict[int, set[int]]) -> list[int]:
                 levels[i], changed = want, True
         if not changed:
             break
-    return levels
+    if not changed and max(levels, default=0) < MAX_LEVEL:
+        return levels  # a loop climbs to MAX_LEVEL or never settles
+    comp = _loops(n, on)
+    below = {c: {comp[j] for i in range(n) if comp[i] == c for j in on[i]} - {c}
+             for c in set(comp)}  # fmt: skip
+    height: dict[int, int] = {}
+    for _ in range(n + 1):  # the loops condensed, the pile is settled in as many passes
+        for c, under in below.items():
+            height[c] = min(max((height.get(d, 0) + 1 for d in under), default=0), MAX_LEVEL)
+    return [height[comp[i]] for i in range(n)]
+
+
+def _loops(n: int, on: dict[int, set[int]]) -> list[int]:
+    """For each wink, the least wink of its loop in ``on`` (itself if none):
+    the winks each of which ``on`` leads to from the other."""
+    reach = [_reached(i, on) for i in range(n)]
+    return [min(j for j in range(n) if j == i or (j in reach[i] and i in reach[j]))
+            for i in range(n)]  # fmt: skip
+
+
+def _reached(i: int, on: dict[int, set[int]]) -> set[int]:
+    """The winks that ``on`` leads to from i (i among them only by a loop)."""
+    seen: set[int] = set()
+    todo = list(on[i])
+    while todo:
+        j = todo.pop()
+        if j not in seen:
+            seen.add(j)
+            todo += on.get(j, ())
+    return seen
