@@ -46,8 +46,7 @@ def pot_view(rig: MatRig, scene: MatScene, seed: int) -> PotView | None:
     if pot is None:
         return None
     look = _still(rig, scene, seed)
-    return PotView(pot.x, pot.y, pot.rim, analyser.potted(frame, look, pot),
-                   analyser.pot_areas(frame, look, pot))  # fmt: skip
+    return analyser.pot_view(frame, look, pot)
 
 
 def _seen(scene: MatScene) -> tuple[SeenWink, ...]:

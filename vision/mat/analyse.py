@@ -77,45 +77,44 @@ class MatAnalyser:
             found = closer.look(found, still, self.cal, pot, spec, self.still_scale)
         pot_view = None
         if pot is not None:
-            pot_view = PotView(pot.x, pot.y, pot.rim, self.potted(frame, still, pot),
-                               self.pot_areas(frame, still, pot))  # fmt: skip
+            pot_view = self.pot_view(frame, still, pot)
         return MatObservation(
             tuple(self._seen(i, f, found, pot) for i, f in enumerate(found.fits)),
             pot_view, self.cal.rms_mm)  # fmt: skip
 
     def potted(self, frame: Frame, still: Still | None, pot: Pot) -> dict[Colour, int]:
-        """The potted winks, counted in the still when there is one (about
-        four times the video's pixels per mm), else in the video frame."""
-        spec = self.layout.spec
-        if still is not None:
-            counts = closer.in_pot(still, self.cal, pot, spec, self.still_scale)
-            if counts is not None:
-                return counts
-        crop = self._opening(frame, None, pot)
-        if crop is None:
-            return dict.fromkeys(COLOURS, 0)
-        return potted(*crop, pot, spec, VIDEO_PATCH_MM, edges=False)
+        """The potted winks of each colour (:meth:`pot_view`'s counts)."""
+        return self.pot_view(frame, still, pot).potted
 
-    def pot_areas(self, frame: Frame, still: Still | None, pot: Pot) -> dict[Colour, float]:
-        """Each colour's area in the pot's opening (:func:`colour_areas`), in
-        the picture :meth:`potted` counts in; {} when the opening is not in it."""
+    def pot_view(self, frame: Frame, still: Still | None, pot: Pot) -> PotView:
+        """The pot with its potted winks counted and each colour's area in
+        its opening (:func:`colour_areas`), both from one crop of the
+        opening: the still's when there is one and it holds the opening
+        (about four times the video's pixels per mm), else the video
+        frame's; no winks and no areas when neither holds it."""
+        spec = self.layout.spec
         crop = self._opening(frame, still, pot)
-        return {} if crop is None else colour_areas(*crop, pot, self.layout.spec)
+        if crop is None:
+            return PotView(pot.x, pot.y, pot.rim, dict.fromkeys(COLOURS, 0))
+        image, cal, in_still = crop
+        counts = (potted(image, cal, pot, spec) if in_still
+                  else potted(image, cal, pot, spec, VIDEO_PATCH_MM, edges=False))  # fmt: skip
+        return PotView(pot.x, pot.y, pot.rim, counts, colour_areas(image, cal, pot, spec))
 
     def _opening(self, frame: Frame, still: Still | None, pot: Pot
-                 ) -> tuple[NDArray[np.uint8], MatCalibration] | None:  # fmt: skip
-        """The crop round the pot's opening and its calibration: the still's
-        when there is one and it holds the opening, else the video frame's."""
+                 ) -> tuple[NDArray[np.uint8], MatCalibration, bool] | None:  # fmt: skip
+        """The crop round the pot's opening, its calibration and whether it
+        is the still's."""
         spec = self.layout.spec
         if still is not None:
             box = opening_box(self.cal, pot, spec, self.still_scale)
             if box is not None:
-                return still(box).image, self.cal.crop(self.still_scale, box)
+                return still(box).image, self.cal.crop(self.still_scale, box), True
         box = opening_box(self.cal, pot, spec)
         if box is None:
             return None
         x0, y0, w, h = box
-        return frame.image[y0 : y0 + h, x0 : x0 + w], self.cal.crop(1.0, box)
+        return frame.image[y0 : y0 + h, x0 : x0 + w], self.cal.crop(1.0, box), False
 
     def _seen(self, i: int, f: Fit, found: Found, pot: Pot | None) -> SeenWink:
         spec = self.layout.spec

@@ -23,10 +23,10 @@ from collections.abc import Callable
 
 import numpy as np
 
-from controller.games.tiddlywinks.geometry import Colour, MatSpec
+from controller.games.tiddlywinks.geometry import MatSpec
 from vision.mat.camera import MatCalibration
 from vision.mat.layout import WINK_THICKNESS_MM
-from vision.mat.pot import Pot, opening_box, pot_mask, potted
+from vision.mat.pot import Pot, pot_mask
 from vision.mat.winks import Fit, Found, Picture, find_winks
 from vision.model import Frame
 
@@ -170,18 +170,6 @@ def _rung(video: Found, got: Found, rows: list[int]) -> list[int]:
                 and _video_twin(video, f) < 0):  # fmt: skip
             out.append(i)
     return out
-
-
-def in_pot(
-    still: Still, cal: MatCalibration, pot: Pot, spec: MatSpec, scale: float
-) -> dict[Colour, int] | None:
-    """The potted winks of each colour, counted in the still's crop of the
-    pot's opening (:func:`~vision.mat.pot.potted`); None when the opening is
-    not wholly in the picture."""
-    box = opening_box(cal, pot, spec, scale)
-    if box is None:
-        return None
-    return potted(still(box).image, cal.crop(scale, box), pot, spec)
 
 
 SAME_FIT_MM = 2.0
