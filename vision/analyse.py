@@ -361,9 +361,10 @@ class Analyser:
         coin's: leaning (by a shorter shadow, flat or leaning?) when its rim
         band is on the far side from the camera (``Settings.band_shadow``)."""
         s, camera = self.settings, self.calibration.camera()
-        shape = self._silhouette(halves) if camera is not None else None
-        if camera is None or shape is None:
+        segmented = halves.segmented if camera is not None else None
+        if camera is None or segmented is None:
             return posed
+        shape = segmented.fit
         x, y = self._floor_point(posed.outline, halves.x, halves.y, halves.half)
         toward = math.atan2(camera[1] - y, camera[0] - x)
         off = band_offset(posed.outline, shape, toward, s.crop_px / s.coin_diameter_mm)
@@ -432,12 +433,6 @@ class Analyser:
     def _under(self, x: float, y: float, ratio: float) -> tuple[float, float]:
         """:func:`~vision.posture.under_middle` with this table's camera."""
         return under_middle(x, y, ratio, self.calibration.camera(), self.settings)
-
-    def _silhouette(self, halves: Halves) -> Ellipse | None:
-        """The coin's silhouette against the empty still, at 1 / ``STILL_STEP``
-        of the crop's resolution (:class:`Halves`); the outline in crop pixels."""
-        found = halves.segmented
-        return None if found is None else found.fit
 
     def covers(self, frame: Frame, x: float, y: float, half: float) -> bool:
         """Whether ``frame`` shows the floor within ``half`` mm of (x, y)."""
