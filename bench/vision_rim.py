@@ -143,7 +143,8 @@ def probe(
         return None
     ppm = s.crop_px / s.coin_diameter_mm
     toward = math.atan2(camera[1] - y, camera[0] - x)
-    shape = analyser._silhouette(halves)
+    segmented = halves.segmented
+    shape = None if segmented is None else segmented.fit
     shadow = far_shadow(halves.crop, halves.empty, edge, ppm, STILL_STEP)
     offset = None
     if shape is not None:
