@@ -53,6 +53,7 @@ from vision.analyse import Analyser
 from vision.coinface import Ellipse
 from vision.halves import STILL_STEP, Halves
 from vision.model import Frame, Image, Posture
+from vision.posture import band_offset
 from vision.shadow import far_shadow
 from vision.synth.scene import Landing, Rig, render, still_window
 from vision.synth.trial import prepared
@@ -146,10 +147,7 @@ def probe(
     segmented = halves.segmented
     shape = None if segmented is None else segmented.fit
     shadow = far_shadow(halves.crop, halves.empty, edge, ppm, STILL_STEP)
-    offset = None
-    if shape is not None:
-        dx, dy = edge.x - shape.x, edge.y - shape.y
-        offset = (dx * math.cos(toward) + dy * math.sin(toward)) / ppm
+    offset = None if shape is None else band_offset(edge, shape, toward, ppm)
     return band(crop, edge, toward, ppm), offset, shadow, toward
 
 
