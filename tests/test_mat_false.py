@@ -62,3 +62,20 @@ def test_a_loop_in_the_on_relation_shares_one_level() -> None:
     assert pile_levels(3, {0: {1}, 1: {0}, 2: {1}}) == [0, 0, 1]
     lower = {0: {4}, 1: {0}, 2: {1}, 3: {2}, 4: set()}  # no loop: as before
     assert pile_levels(5, lower) == [1, 2, 3, 4, 0]
+
+
+# Tuning seed 40129: g4 on r6 on r4. The still reads r6 on r4 by the edges
+# (6 standard errors apart); read again with each face at its level, r6's
+# partial edge one level up fitted a 22 mm circle 3.3 mm off round r4 (no
+# edge of it inside r4: "seen nowhere", so r4 read on r6). A refit of the
+# other size is refitted at the first fit's size (`winks._lift`).
+PILE_40129 = MatScene((
+    TrueWink("r4", 59.7367, -413.2692, 0), TrueWink("r6", 65.6855, -409.3231, 1),
+    TrueWink("g4", 66.8503, -402.9303, 2),
+))  # fmt: skip
+
+
+def test_a_wink_lifted_keeps_its_size() -> None:
+    obs, m = benched(PILE_40129, 40129)
+    assert seen_pairs(obs, m) == true_pairs(PILE_40129)
+    assert {m[w.index].id: w.size for w in obs.winks if w.index in m}.get("r6") == 16

@@ -150,14 +150,18 @@ def _piled(pic: Picture, found: EdgeSet, fits: list[Fit], masks: dict[Colour, Ma
 def _lift(cal: MatCalibration, es: EdgeSet, fits: list[Fit], levels: list[int],
           saved: list[Fit]) -> list[Fit]:  # fmt: skip
     """``fits`` refitted with each face at its level (winks on winks: their
-    faces are higher, and seen from off the axis, shifted)."""
+    faces are higher, and seen from off the axis, shifted). A partial refit
+    of the other size is refitted at the first fit's size from where that
+    lay (session 12: tuning seed 40129, a 16 mm crescent refitted one level
+    up as a 22 mm circle 3.3 mm off round the wink under it, which then read
+    as lying on it)."""
     out = list(fits)
     for lv in sorted(set(levels) - {0}):
         at = [i for i, v in enumerate(levels) if v == lv and fits[i].row >= 0]
         rows = np.array([fits[i].row for i in at], np.int64)
         for i, f in zip(at, fit(cal, es, rows, lv), strict=True):
-            if fits[i] in saved:  # fitted from a hint: refitted from where it is
-                f = _seeded(cal, es, fits[i], lv)
+            if fits[i] in saved or (f and not f.whole and f.size != fits[i].size):
+                f = _seeded(cal, es, fits[i], lv)  # from a hint, or resized: from where it is
             out[i] = f or fits[i]
     return out
 
