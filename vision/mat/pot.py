@@ -196,6 +196,20 @@ def opening_box(cal: MatCalibration, pot: Pot, spec: MatSpec, scale: float = 1.0
     return (int(x0), int(y0), int(x1 - x0), int(y1 - y0))
 
 
+def opening_crop(image: NDArray[np.uint8], cal: MatCalibration, pot: Pot, spec: MatSpec
+                 ) -> NDArray[np.uint8] | None:  # fmt: skip
+    """A copy of the pixels round the pot's opening (:func:`opening_box`)
+    in ``image``, a picture of ``cal``'s view as many times finer as it is
+    wider (a still); None when the opening is not wholly in it. The
+    umpire's evidence of what the pot showed (a crop of a few hundred
+    pixels, kept where the whole still would not be)."""
+    box = opening_box(cal, pot, spec, image.shape[1] / cal.size[0])
+    if box is None:
+        return None
+    x0, y0, w, h = box
+    return np.array(image[y0 : y0 + h, x0 : x0 + w], np.uint8)
+
+
 def _opening(pot: Pot, spec: MatSpec) -> Floats:
     return circle(pot.x, pot.y, spec.pot_rim_mm / 2 - POT_WALL_MM - 0.5)
 
@@ -350,6 +364,7 @@ __all__ = [
     "find_pot",
     "near",
     "opening_box",
+    "opening_crop",
     "polygon_mask",
     "pot_mask",
     "potted",
