@@ -57,6 +57,9 @@ if TYPE_CHECKING:
 
 Grey = NDArray[np.float32]
 Mask = NDArray[np.bool_]
+Crop = NDArray[np.uint8]
+Opening = Callable[["Frame", "PotView"], "Crop | None"]
+"""Cuts the pot's opening (as a :class:`PotView` places it) out of a still."""
 NS_PER_MS = 1_000_000
 MAD_TO_SIGMA = 1.4826
 CLIP_LOW, CLIP_HIGH = 2, 253
@@ -271,8 +274,12 @@ class ShotWatch:
         analyse: Callable[[Frame], MatObservation],
         settle: MatSettle | None = None,
         spec: MatSpec | None = None,
+        opening: Opening | None = None,
     ) -> None:
+        """``opening``: cuts the pot's opening out of a still, the umpire's
+        evidence (:attr:`openings`; None: not kept)."""
         self.analyse = analyse
+        self.opening = opening
         self.settle = settle or MatSettle()
         self.spec = spec or MatSpec()
         self.notes: tuple[str, ...] = ()
@@ -286,6 +293,11 @@ class ShotWatch:
         shot left potted: the pot before the next shot, for the cross-check
         by conservation (:func:`vision.mat.convert.to_sightings`), while the
         engine's mat has just those winks potted."""
+        self.openings: tuple[Crop | None, Crop | None] = (None, None)
+        """The pot's opening in the still before the last shot (when its pot
+        was the pot before, :attr:`pot`) and in the last shot's still: what
+        the umpire looks at when the pot leaves a wink unnamed."""
+        self._opening: Crop | None = None
 
     def preview(
         self, image: NDArray[np.generic], t_ns: int, still: Callable[[], Frame], mat: Mat,
@@ -339,6 +351,9 @@ class ShotWatch:
         self.notes = named.notes
         after = frozenset(s.id for s in named.sightings if s.potted)
         self.pot = None if obs.pot is None else (obs.pot, after)
+        crop = None if self.opening is None or obs.pot is None else self.opening(still, obs.pot)
+        self.openings = (self._opening if before is not None else None, crop)
+        self._opening = crop
         return Shot(t_ns=t_ns, winks=named.sightings, wink=wink, complete=named.complete)
 
 

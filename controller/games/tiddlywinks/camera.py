@@ -23,7 +23,9 @@ drives a :class:`MatCamera` (a :class:`~controller.camera.TableCamera`) in
   (:mod:`~controller.games.tiddlywinks.camera_first`), when that is clear;
 - the still each shot and squidge was read from is kept beside the journal
   (:mod:`~controller.games.tiddlywinks.camera_evidence`), its path in the
-  input's ``evidence``;
+  input's ``evidence``; when the pot leaves a wink unnamed, the pot's
+  opening before and after the shot too, named in the umpire's note
+  (``watch.notes``, logged);
 - every still is checked against the calibration: markers more than
   :data:`~vision.mat.camera.MOVED_MM` from where they were (the camera
   knocked, the mat pushed) recalibrate the mat from that still before it is
@@ -46,7 +48,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from controller.camera import POLL_NS
-from controller.games.tiddlywinks.camera_evidence import Evidence
+from controller.games.tiddlywinks.camera_evidence import Evidence, pot_notes
 from controller.games.tiddlywinks.camera_first import FirstWink
 from controller.games.tiddlywinks.camera_squidge import SquidgeWatch
 from controller.games.tiddlywinks.events import Lineup, Shot, Squidge
@@ -57,7 +59,9 @@ from controller.sensors.lines import Role
 from vision.link import CameraLink
 from vision.mat.camera import MatView
 from vision.mat.layout import MatLayout
-from vision.mat.settle import MatSettle, SettleSettings, ShotWatch, mat_region
+from vision.mat.model import PotView
+from vision.mat.pot import Pot, opening_crop
+from vision.mat.settle import Crop, MatSettle, Opening, SettleSettings, ShotWatch, mat_region
 from vision.model import Frame, VisionError
 from vision.settings import CameraSettings, SourceKind
 from vision.sources import FrameSource, open_source
@@ -73,6 +77,16 @@ def open_mat_source(settings: CameraSettings, spec: MatSpec | None = None) -> Fr
 
         return MatSource.from_seed(settings.seed, MatLayout(spec or MatSpec()), settings.preview)
     return open_source(settings)
+
+
+def _opening(view: MatView) -> Opening:
+    """Cuts the pot's opening out of a still of ``view`` (the umpire's evidence)."""
+
+    def cut(still: Frame, pot: PotView) -> Crop | None:
+        spot = Pot(pot.x, pot.y, pot.rim_mm)
+        return opening_crop(still.image, view.calibration, spot, view.layout.spec)
+
+    return cut
 
 
 class _NoStill(Exception):
@@ -158,7 +172,9 @@ class MatCamera:
         if shot is None:
             self._look_behind(mono, state, events)
             return events
-        return [*events, self._kept("shot", mono, shot)]
+        kept = self._kept("shot", mono, shot)
+        self._notes(mono, kept.evidence)
+        return [*events, kept]
 
     def press(self, role: str, mono: int, state: Any) -> list[Event]:
         """The shot button: the shot ends now, the mat taken as it lies."""
@@ -171,7 +187,9 @@ class MatCamera:
             return events + self._squidge(mono, state, None, events)
         try:
             shot = self.watch.button(mono, self._still(mono, events), state.mat)
-            return [*events, self._kept("shot", mono, shot)]
+            kept = self._kept("shot", mono, shot)
+            self._notes(mono, kept.evidence)
+            return [*events, kept]
         except _NoStill:
             return events
 
@@ -253,6 +271,19 @@ class MatCamera:
             return [self._kept("lineup", mono, Lineup(t_ns=mono, winks=squidge.lineup_winks()))]
         return [] if found is None else [self._kept("squidge", mono, found)]
 
+    def _notes(self, mono: int, still: str) -> None:
+        """The shot's notes for the umpire, naming the crops of the pot's
+        opening when the cross-check weighed the pot (:func:`pot_notes`),
+        kept beside the shot's ``still`` (none when it could not be kept:
+        one failure is counted once); logged."""
+        watch = self.watch
+        if watch is None or not watch.notes:
+            return
+        if self.evidence is not None and still:
+            watch.notes = pot_notes(self.evidence, mono, watch.notes, watch.openings)
+        for note in watch.notes:
+            log.info("mat camera: the shot at %d: %s", mono, note)
+
     def _kept(self, kind: str, mono: int, read: _Read) -> _Read:
         """``read`` with the still it was read from saved as its evidence."""
         still, self._taken = self._taken, None
@@ -289,6 +320,7 @@ class MatCamera:
         log.warning("mat camera: markers %.1f mm off the calibration: recalibrated", shift)
         self.view = new
         watch.analyse = new.analyse
+        watch.opening = _opening(new)
         watch.settle = MatSettle(watch.settle.settings)  # the mat's pixels again, next preview
         watch.first = None  # and its discs, from the new calibration
 
@@ -309,6 +341,6 @@ class MatCamera:
             return events + self.link.health(mono, False, f"camera: the mat's markers: {exc}")
         self.view = view
         settle = MatSettle(SettleSettings(hold_ms=self.settings.settle_ms))
-        self.watch = ShotWatch(view.analyse, settle, spec)
+        self.watch = ShotWatch(view.analyse, settle, spec, _opening(view))
         self.squidge = SquidgeWatch(spec, state.settings.squidge_tie_mm)
         return events + self.link.health(mono, True, "camera: frames again, mat calibrated")

@@ -5,7 +5,12 @@ each squidge-off was read from, kept beside the journal
 Each still goes to ``<journal>-evidence/{shot,squidge}-<MONO_NS>.jpg``: a
 JPEG of quality :data:`QUALITY`, shrunk so that its long side is at most
 :data:`LONG_SIDE` pixels, written to a temporary file and renamed into place
-(a crash never leaves half a picture under the real name). The path
+(a crash never leaves half a picture under the real name). When the
+cross-check by conservation weighed the pot for a wink seen nowhere (and
+named it potted, or could not), the pot's opening cut from the still before the shot
+and from the shot's own goes beside it too, ``pot-before-<MONO_NS>.jpg``
+and ``pot-after-<MONO_NS>.jpg``, and the umpire's note names them
+(:func:`pot_notes`). The path
 (relative to the journal's folder) goes in the input's ``evidence`` field,
 so the game record and the rulings name it; a replay never reads it.
 
@@ -36,8 +41,10 @@ from __future__ import annotations
 import concurrent.futures
 import contextlib
 import logging
+import math
 import os
 import threading
+from collections.abc import Sequence
 from pathlib import Path
 
 import cv2
@@ -52,6 +59,11 @@ QUALITY = 85
 """JPEG quality: a wink's edge stays sharp enough for the umpire to judge."""
 LONG_SIDE = 1920
 """A larger still is shrunk to this many pixels along its long side."""
+OPENING_SIDE = 320
+"""A crop of the pot's opening (about 50 mm across: 90 px in a 4608 px
+still) is enlarged by a whole factor to at least this many pixels along
+its long side, each pixel a square block, so that the JPEG's halved
+colour resolution does not blur the colours the umpire judges."""
 BACKLOG = 8
 """Stills that may wait for the writer; more means the card cannot keep up
 (a still is about 40 MB in memory at 4608x2592, so the wait is bounded)."""
@@ -152,3 +164,41 @@ class Evidence:
             self.failures += 1
             failures = self.failures
         log.warning("mat camera: evidence %s not written (%d so far): %s", name, failures, why)
+
+
+Openings = tuple[np.ndarray | None, np.ndarray | None]
+
+
+def pot_notes(evidence: Evidence, mono: int, notes: Sequence[str], openings: Openings
+              ) -> tuple[str, ...]:  # fmt: skip
+    """``notes`` (a shot's, :attr:`vision.mat.settle.ShotWatch.notes`) with
+    each one where the cross-check by conservation weighed the pot
+    (``"<id> not seen (...; its colour in the pot's opening +6 mm2)"``,
+    ``"<id> potted: ... 120 mm2 more ..."``: :func:`vision.mat.convert.to_sightings`
+    with a pot before) naming the crops of the pot's opening before and
+    after the shot (``openings``; either may be None: not seen, or no still
+    before), saved beside the journal as ``pot-before-<mono>.jpg`` and
+    ``pot-after-<mono>.jpg``. Unchanged when no note is about the pot or no
+    crop could be kept."""
+    about = [("not seen" in n or "potted:" in n) and "mm2" in n for n in notes]
+    if not any(about):
+        return tuple(notes)
+    saved = []
+    for when, crop in zip(("before", "after"), openings, strict=True):
+        if crop is None:
+            continue
+        path = evidence.save(f"pot-{when}", mono, Frame(_enlarged(crop)))
+        if path:
+            saved.append(f"{when} the shot: {path}")
+    if not saved:
+        return tuple(notes)
+    where = f" (the pot's opening {'; '.join(saved)})"
+    return tuple(n + where if a else n for n, a in zip(notes, about, strict=True))
+
+
+def _enlarged(crop: np.ndarray) -> np.ndarray:
+    """``crop`` enlarged by a whole factor to :data:`OPENING_SIDE` or more."""
+    f = math.ceil(OPENING_SIDE / max(1, *crop.shape[:2]))
+    if f <= 1:
+        return np.ascontiguousarray(crop)
+    return np.asarray(cv2.resize(crop, None, fx=f, fy=f, interpolation=cv2.INTER_NEAREST))
