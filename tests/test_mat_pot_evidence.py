@@ -168,8 +168,15 @@ def test_a_live_shot_keeps_the_crops_its_note_names(
         table.at(stopped + 1.0)
         camera: Any = table.service.camera
         notes = camera.watch.notes
+        (shot,) = table.inputs("shot")
+        told = [r for r in table.rulings() if r["kind"] == "notice" and r["rule"] == "14"]
     finally:
         table.close()
+    # journaled with the shot, and told to the umpire (14) with the crops
+    assert shot["notes"] == list(notes)
+    (notice,) = told
+    assert notice["notes"] == list(notes)
+    assert notice["detail"] == "the camera asks the umpire: " + "; ".join(notes)
     named = [n for n in notes if "mm2" in n]
     assert named and all(
         "(the pot's opening before the shot: journal-evidence/" in n for n in named

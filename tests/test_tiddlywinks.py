@@ -221,6 +221,7 @@ def _parse(kind: str, doc: dict[str, Any]) -> Event:
     [
         ("shot", {"wink": "b2", "winks": [{"id": "b2", "x": 1.5, "y": -2.0, "on": ["g1"]}]}),
         ("shot", {"colour": "red", "winks": [{"id": "r1", "potted": True}]}),
+        ("shot", {"winks": [{"id": "g1", "x": 0.0, "y": 9.0}], "notes": ["g3 not seen"]}),
         ("squidge", {"winks": [{"id": "b1", "x": 1.0, "y": 2.0}, {"id": "g3", "off": True}]}),
         ("pass", {"colour": "green"}),
         ("place", {"winks": [{"id": "y4", "x": 0.0, "y": 30.0}], "reason": "restored"}),
@@ -247,6 +248,8 @@ def test_inputs_round_trip_through_the_codec(kind: str, doc: dict[str, Any]) -> 
         ("shot", {"winks": [{"id": "b1", "potted": True, "x": 1}]}, "a potted wink has no"),
         ("shot", {"winks": [{"id": "b1", "x": 0, "y": 0, "on": ["b1"]}]}, "not another wink"),
         ("shot", {"complete": True, "winks": []}, "lists all 24 winks"),
+        ("shot", {"winks": [], "notes": "g3 not seen"}, "field 'notes'"),
+        ("shot", {"winks": [], "notes": [3]}, "expected a list of strings"),
         ("shot", {"winks": [{"id": "b1", "x": 0, "y": 0, "z": 1}]}, "field 'z': unknown key"),
         ("squidge", {"winks": [{"id": "b1", "x": 0, "y": 0}, {"id": "b2", "potted": True}]},
          "one wink of each colour"),
@@ -279,6 +282,23 @@ def test_a_scenario_error_names_file_input_and_field() -> None:
     doc = {"game": "tiddlywinks", "match": match, "input": [shot]}
     with pytest.raises(ScenarioError, match=r"demo.toml: input 1 \(shot\): winks\[1\]: field 'id'"):
         parse_scenario(doc, "demo.toml")
+
+
+def test_a_shots_notes_go_to_the_umpire_and_only_its_own() -> None:
+    # the camera's notes on a shot (winks it could not name) are a 14 notice;
+    # the shot before, with none, gives none; the record replays them
+    path = ROOT / "tests/scenarios/tiddlywinks-14-camera-notes-for-the-umpire.toml"
+    scenario = load_scenario(path)
+    result = simulate(scenario)
+    told = [r for r in result.rulings if r.rule == "14" and r.kind is RulingKind.NOTICE]
+    assert [r.at for r in told] == [20.0]
+    shot = scenario.inputs[2].event
+    assert isinstance(shot, Shot) and dict(told[0].extra)["notes"] == list(shot.notes)
+    doc = MODULE.record_json(result.state, result.rulings, 1_000 * 10**9)
+    again = simulate(parse_scenario(doc["scenario"], "record"))  # type: ignore[arg-type]
+    # (the record has no end time: its replay plays on to the time limit)
+    replayed = [r.to_json_dict() for r in again.rulings[: len(result.rulings)]]
+    assert replayed == [r.to_json_dict() for r in result.rulings]
 
 
 def test_record_holds_positions_before_and_after_and_replays() -> None:

@@ -25,7 +25,7 @@ drives a :class:`MatCamera` (a :class:`~controller.camera.TableCamera`) in
   (:mod:`~controller.games.tiddlywinks.camera_evidence`), its path in the
   input's ``evidence``; when the pot leaves a wink unnamed, the pot's
   opening before and after the shot too, named in the umpire's note
-  (``watch.notes``, logged);
+  (the shot's ``notes``: journaled with it, given as a 14 notice, logged);
 - every still is checked against the calibration: markers more than
   :data:`~vision.mat.camera.MOVED_MM` from where they were (the camera
   knocked, the mat pushed) recalibrate the mat from that still before it is
@@ -173,8 +173,7 @@ class MatCamera:
             self._look_behind(mono, state, events)
             return events
         kept = self._kept("shot", mono, shot)
-        self._notes(mono, kept.evidence)
-        return [*events, kept]
+        return [*events, self._noted(mono, kept)]
 
     def press(self, role: str, mono: int, state: Any) -> list[Event]:
         """The shot button: the shot ends now, the mat taken as it lies."""
@@ -188,8 +187,7 @@ class MatCamera:
         try:
             shot = self.watch.button(mono, self._still(mono, events), state.mat)
             kept = self._kept("shot", mono, shot)
-            self._notes(mono, kept.evidence)
-            return [*events, kept]
+            return [*events, self._noted(mono, kept)]
         except _NoStill:
             return events
 
@@ -270,6 +268,16 @@ class MatCamera:
             squidge.handed = True
             return [self._kept("lineup", mono, Lineup(t_ns=mono, winks=squidge.lineup_winks()))]
         return [] if found is None else [self._kept("squidge", mono, found)]
+
+    def _noted(self, mono: int, shot: Shot) -> Shot:
+        """``shot`` with its notes for the umpire (journaled with it, and
+        given as a 14 notice), naming the crops of the pot's opening when the
+        cross-check weighed the pot (:meth:`_notes`)."""
+        self._notes(mono, shot.evidence)
+        watch = self.watch
+        if watch is None or not watch.notes:
+            return shot
+        return dataclasses.replace(shot, notes=tuple(watch.notes))
 
     def _notes(self, mono: int, still: str) -> None:
         """The shot's notes for the umpire, naming the crops of the pot's

@@ -61,6 +61,8 @@ def _shot(event: Shot) -> dict[str, JSON]:
         out["complete"] = True
     if event.evidence:
         out["evidence"] = event.evidence
+    if event.notes:
+        out["notes"] = list(event.notes)
     return out
 
 

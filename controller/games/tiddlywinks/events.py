@@ -72,7 +72,10 @@ class Shot(Event):
     ``winks`` lists the winks that moved (or, with ``complete``, every wink);
     ``wink`` is the wink squidged first, when known; ``colour`` the colour
     the player meant to play, when known (an out-of-turn shot, 12(b));
-    ``evidence`` the camera's still of the settled mat (:mod:`.camera_evidence`).
+    ``evidence`` the camera's still of the settled mat (:mod:`.camera_evidence`);
+    ``notes`` what the camera could not decide about the shot and leaves to
+    the umpire (winks it could not name, the pot's count in question), given
+    as a 14 notice.
     """
 
     winks: tuple[Sighting, ...]
@@ -80,6 +83,7 @@ class Shot(Event):
     colour: Colour | None = None
     complete: bool = False
     evidence: str = ""
+    notes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -69,6 +69,12 @@ def on_shot(step: Step, shot: Shot) -> None:
     if state.phase is not Phase.PLAY:
         step.notice(None, f"shot disregarded: the game is in its {state.phase.value} phase")
         return
+    if shot.notes:
+        # the camera read the shot but could not decide all of it: the
+        # shot stands as seen, and the umpire is told what to look at
+        step.notice(
+            "14", f"the camera asks the umpire: {'; '.join(shot.notes)}", notes=list(shot.notes)
+        )
     foul = seen_foul(state, shot)
     if foul is not None:
         merged = merge(state.settings.mat, state.mat, shot.winks)

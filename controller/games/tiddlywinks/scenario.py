@@ -190,6 +190,7 @@ def _shot(table: Table, t_ns: int, settings: Settings, mat: Mat | None) -> Shot:
         colour=_colour(table, "colour"),
         complete=complete,
         evidence=table.string("evidence", ""),
+        notes=tuple(table.strings("notes", [])),
     )
 
 
