@@ -291,8 +291,8 @@ def main() -> None:
             angles.append(view_angle(camera, t.landing.x_mm, t.landing.y_mm))
     print(f"{len(results)} landings on {rigs} rigs in {time.perf_counter() - start:.0f} s\n")
     summarise(results)
-    summarise_views(results, angles)
     timing(args.seed)
+    summarise_views(results, angles)
 
 
 if __name__ == "__main__":
