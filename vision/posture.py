@@ -13,7 +13,19 @@ import math
 from dataclasses import dataclass
 
 from vision.coinface import Ellipse
-from vision.model import Image
+from vision.model import Image, Posture
+
+
+@dataclass(frozen=True, slots=True)
+class Posed:
+    """An outline in crop pixels and the posture judged from it."""
+
+    outline: Ellipse
+    posture: Posture
+    note: str = ""
+    """Why a coin was ruled leaning against its outline's say, for the reasons."""
+    doubt: str = ""
+    """Why flat or leaning is the spotter's call, when it is."""
 
 
 @dataclass(frozen=True, slots=True)
