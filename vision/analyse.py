@@ -196,7 +196,8 @@ class Analyser:
         if posed is None:
             reasons.append(f"no coin outline near ({x:.0f}, {y:.0f}) mm")
             return None
-        return self._observe(still, crop, self._by_shadow(posed, halves), x, y, half, reasons)
+        posed = self._by_shadow(posed, halves, edge)
+        return self._observe(still, crop, posed, x, y, half, reasons)
 
     def _on_edge(
         self, still: Frame, x: float, y: float, reasons: list[str], empty_still: Frame | None
@@ -322,11 +323,13 @@ class Analyser:
                 outline = changed
         return None if outline is None else _Posed(outline, self._posture(outline))
 
-    def _by_shadow(self, posed: _Posed, halves: Halves) -> _Posed:
+    def _by_shadow(self, posed: _Posed, halves: Halves, edge: Ellipse | None = None) -> _Posed:
         """A coin that looks flat, leaning when its shadow reaches beyond a
         flat coin's (a coin tilted towards the camera looks round; its
         shadow does not); one whose outline leaves flat or leaning open
-        (``doubt_ratio`` or rounder), leaning by a shorter shadow."""
+        (``doubt_ratio`` or rounder), leaning by a shorter shadow. A coin
+        that looks flat with a short shadow is asked where its rim band is
+        (:func:`~vision.rimband.by_band`; ``edge``: the edge fit)."""
         s = self.settings
         if posed.posture is Posture.FLAT:
             most = s.far_shadow
@@ -339,8 +342,9 @@ class Analyser:
         ppm = s.crop_px / s.coin_diameter_mm
         reach = far_shadow(halves.crop, halves.empty, posed.outline, ppm, STILL_STEP)
         if reach <= most:
-            flat = posed.posture is Posture.FLAT and reach > s.band_doubt
-            return by_band(posed, halves, reach, self.calibration.camera(), s) if flat else posed
+            if posed.posture is not Posture.FLAT or reach <= min(s.band_doubt, s.ring_shadow):
+                return posed
+            return by_band(posed, halves, reach, self.calibration.camera(), s, edge)
         said = posed.doubt or f"axis ratio {posed.outline.ratio:.2f}"
         was = "round" if posed.posture is Posture.FLAT else said
         note = f"{was}, but shadow beyond a flat coin's ({reach:.2f}): leaning"
