@@ -23,6 +23,7 @@ and leaning coins, against another version of the code.
 from __future__ import annotations
 
 import argparse
+import math
 import statistics
 import time
 from collections import Counter
@@ -31,9 +32,12 @@ import cv2
 import numpy as np
 
 from vision.analyse import Analyser, Settings
+from vision.synth.scene import Rig
 from vision.synth.trial import Trial, trials
 
 GOAL_PX = 64.0
+VIEW_BANDS = (10.0, 15.0, 20.0, 25.0)
+"""Edges (degrees) of the view-angle bands the cleet recall is broken down by."""
 
 
 def _pct(n: int, d: int) -> str:
@@ -123,6 +127,54 @@ def summarise(results: list[Trial]) -> None:
     _row(
         "all landings right / wrong / indeterminate", " / ".join(f"{v}" for v in outcomes.values())
     )
+
+
+def view_angle(camera: tuple[float, float, float], x_mm: float, y_mm: float) -> float:
+    """The angle (degrees) off vertical at which a camera at ``camera`` (floor
+    mm and height) sees the floor point (x_mm, y_mm). A coin tilted towards
+    the camera by twice this looks as round as a flat one on the floor plane.
+
+    >>> round(view_angle((0.0, 0.0, 2000.0), 2000.0, 0.0), 1)
+    45.0
+    """
+    cx, cy, height = camera
+    return math.degrees(math.atan2(math.hypot(x_mm - cx, y_mm - cy), height))
+
+
+def view_band(angle: float, edges: tuple[float, ...] = VIEW_BANDS) -> str:
+    """The band ``angle`` (degrees) falls in: ``< 10``, ``10-15``, ... ``>= 25``.
+
+    >>> [view_band(a) for a in (3.0, 10.0, 24.9, 31.0)]
+    ['< 10', '10-15', '20-25', '>= 25']
+    """
+    low = [e for e in edges if e <= angle]
+    if not low:
+        return f"< {edges[0]:g}"
+    if low[-1] == edges[-1]:
+        return f">= {edges[-1]:g}"
+    return f"{low[-1]:g}-{edges[len(low)]:g}"
+
+
+def summarise_views(results: list[Trial], angles: list[float]) -> None:
+    """Print cleet recall and false flags by the view angle at the coin (the
+    true landing point, ``angles[i]`` for ``results[i]``): what camera
+    placement meets the cleet goal."""
+    names = [view_band(a) for a in (0.0, *VIEW_BANDS)]
+    cleets: dict[str, list[Trial]] = {n: [] for n in names}
+    flat: dict[str, list[Trial]] = {n: [] for n in names}
+    for t, a in zip(results, angles, strict=True):
+        if t.truth == "edge":
+            cleets[view_band(a)].append(t)
+        elif t.truth in ("heads", "tails"):
+            flat[view_band(a)].append(t)
+    print(
+        "\n| view angle at the coin (degrees) | cleets caught | "
+        "flat coins called a cleet |\n| --- | --- | --- |"
+    )
+    for n in names:
+        caught = sum(_caught(t) for t in cleets[n])
+        flags = sum(t.observation.verdict == "edge" for t in flat[n])
+        print(f"| {n} | {_pct(caught, len(cleets[n]))} | {_pct(flags, len(flat[n]))} |")
 
 
 def face_call(t: Trial) -> str:
@@ -228,13 +280,19 @@ def main() -> None:
     )
     args = parser.parse_args()
     results: list[Trial] = []
+    angles: list[float] = []
     rigs = max(1, args.landings // args.per_rig)
     start = time.perf_counter()
     for r in range(rigs):
-        results += trials(args.seed * 1000 + r, args.per_rig)
+        # (The rig as ``trials`` makes it, for where its camera is.)
+        camera = Rig.make(args.seed * 1000 + r).camera.position
+        for t in trials(args.seed * 1000 + r, args.per_rig):
+            results.append(t)
+            angles.append(view_angle(camera, t.landing.x_mm, t.landing.y_mm))
     print(f"{len(results)} landings on {rigs} rigs in {time.perf_counter() - start:.0f} s\n")
     summarise(results)
     timing(args.seed)
+    summarise_views(results, angles)
 
 
 if __name__ == "__main__":

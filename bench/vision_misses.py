@@ -17,7 +17,8 @@ import math
 from collections import Counter
 from dataclasses import dataclass
 
-from bench.vision import GOAL_PX, _caught, _why, face_call
+from bench.vision import GOAL_PX, _caught, _why, face_call, view_angle
+from vision.synth.scene import Rig
 from vision.synth.trial import Trial, trials
 
 
@@ -42,6 +43,8 @@ class Record:
     """``missed cleet``, ``false flag``, ``face unread``, or ``""`` (fine)."""
     why: str
     reasons: tuple[str, ...]
+    view_deg: float | None = None
+    """The angle off vertical at which the camera sees the landing point."""
 
     def line(self) -> str:
         """One line of the listing."""
@@ -51,9 +54,10 @@ class Record:
             if self.seen_x_mm is None or self.seen_y_mm is None
             else f"{math.hypot(self.seen_x_mm - self.x_mm, self.seen_y_mm - self.y_mm):.1f}"
         )
+        view = "" if self.view_deg is None else f", view {self.view_deg:.0f} deg"
         return (
             f"[{self.rig}#{self.index}] {self.kind}: truth {self.truth}, tilt "
-            f"{self.tilt_deg:.0f}, {self.verdict} ({self.posture}), ratio {ratio}, "
+            f"{self.tilt_deg:.0f}{view}, {self.verdict} ({self.posture}), ratio {ratio}, "
             f"{self.coin_px:.0f} px, clearance {self.clearance_mm:.1f} mm, off {off} mm: "
             f"{'; '.join(self.reasons) or '-'}"
         )
@@ -71,9 +75,13 @@ def kind(t: Trial) -> str:
     return ""
 
 
-def record(rig: int, index: int, t: Trial) -> Record:
-    """``t`` flattened."""
+def record(
+    rig: int, index: int, t: Trial, camera: tuple[float, float, float] | None = None
+) -> Record:
+    """``t`` flattened; with the view angle at its landing point when the
+    ``camera`` (floor point and height, mm) is given."""
     obs = t.observation
+    view = None if camera is None else view_angle(camera, t.landing.x_mm, t.landing.y_mm)
     return Record(
         rig,
         index,
@@ -91,6 +99,7 @@ def record(rig: int, index: int, t: Trial) -> Record:
         kind(t),
         _why(t),
         obs.reasons,
+        view,
     )
 
 
@@ -114,8 +123,9 @@ def main() -> None:
     records: list[Record] = []
     for r in range(max(1, args.landings // args.per_rig)):
         rig = args.seed * 1000 + r
+        camera = Rig.make(rig).camera.position  # (the rig as ``trials`` makes it)
         for i, t in enumerate(trials(rig, args.per_rig, cleet=args.cleet)):
-            rec = record(rig, i, t)
+            rec = record(rig, i, t, camera)
             records.append(rec)
             if rec.kind:
                 print(rec.line(), flush=True)

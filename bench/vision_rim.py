@@ -31,8 +31,10 @@ flat coins could give: the truth's coefficient against the residual spread.
 
 Since session 11 the analysis itself rules a coin beyond both cuts of the
 offset (0.3 mm) and the shadow (0.4; 0.3-0.4: flat or leaning?) leaning
-(``Analyser._by_band``), so those are no longer called flat here; run it on
-the session's start to see them.
+(``vision.rimband.by_band``), and since session 12 a coin with a shorter
+shadow (0.1-0.3) whose ring inside the silhouette is darker on the far side
+too, so those are no longer called flat here; run it on the session's start
+to see them.
 
 Run: ``.venv/bin/python -m bench.vision_rim --seed S [--rigs N --per-rig K]``
 (tuning seeds only: 50, 60, 80, 90, 100 and up).

@@ -29,3 +29,6 @@ def test_each_miss_is_named_and_a_right_call_is_not() -> None:
     assert kind(_trial("tails", small)) == ""
     line = record(50001, 84, _trial("edge", heads, 60.0)).line()
     assert line.startswith("[50001#84] missed cleet: truth edge, tilt 60, heads (flat)")
+    # With the camera: the view angle at the landing point (700, 700).
+    line = record(50001, 84, _trial("edge", heads, 60.0), (700.0, 0.0, 700.0)).line()
+    assert line.startswith("[50001#84] missed cleet: truth edge, tilt 60, view 45 deg, heads")

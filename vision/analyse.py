@@ -34,27 +34,17 @@ from vision.halves import STILL_STEP as STILL_STEP
 from vision.halves import Halves
 from vision.locate import Candidate, find_changed, find_circles, find_slivers
 from vision.model import CoinFace, Frame, Image, Observation, Posture, Zone
+from vision.posture import Posed as _Posed
 from vision.posture import Settings as Settings
-from vision.posture import band_offset, near_middle, under_middle
 from vision.posture import choose_outline as choose_outline
+from vision.posture import near_middle, under_middle
 from vision.references import References
+from vision.rimband import by_band
 from vision.shadow import far_shadow
 from vision.silhouette import changed_sliver, edge_silhouette, segment_outline
 
 MASK_STEP = 4
 """The coin is told from the empty floor at a quarter of the crop's resolution."""
-
-
-@dataclass(frozen=True, slots=True)
-class _Posed:
-    """An outline in crop pixels and the posture judged from it."""
-
-    outline: Ellipse
-    posture: Posture
-    note: str = ""
-    """Why a coin was ruled leaning against its outline's say, for the reasons."""
-    doubt: str = ""
-    """Why flat or leaning is the spotter's call, when it is."""
 
 
 @dataclass
@@ -206,7 +196,8 @@ class Analyser:
         if posed is None:
             reasons.append(f"no coin outline near ({x:.0f}, {y:.0f}) mm")
             return None
-        return self._observe(still, crop, self._by_shadow(posed, halves), x, y, half, reasons)
+        posed = self._by_shadow(posed, halves, edge)
+        return self._observe(still, crop, posed, x, y, half, reasons)
 
     def _on_edge(
         self, still: Frame, x: float, y: float, reasons: list[str], empty_still: Frame | None
@@ -332,11 +323,13 @@ class Analyser:
                 outline = changed
         return None if outline is None else _Posed(outline, self._posture(outline))
 
-    def _by_shadow(self, posed: _Posed, halves: Halves) -> _Posed:
+    def _by_shadow(self, posed: _Posed, halves: Halves, edge: Ellipse | None = None) -> _Posed:
         """A coin that looks flat, leaning when its shadow reaches beyond a
         flat coin's (a coin tilted towards the camera looks round; its
         shadow does not); one whose outline leaves flat or leaning open
-        (``doubt_ratio`` or rounder), leaning by a shorter shadow."""
+        (``doubt_ratio`` or rounder), leaning by a shorter shadow. A coin
+        that looks flat with a short shadow is asked where its rim band is
+        (:func:`~vision.rimband.by_band`; ``edge``: the edge fit)."""
         s = self.settings
         if posed.posture is Posture.FLAT:
             most = s.far_shadow
@@ -349,31 +342,13 @@ class Analyser:
         ppm = s.crop_px / s.coin_diameter_mm
         reach = far_shadow(halves.crop, halves.empty, posed.outline, ppm, STILL_STEP)
         if reach <= most:
-            flat = posed.posture is Posture.FLAT and reach > s.band_doubt
-            return self._by_band(posed, halves, reach) if flat else posed
+            if posed.posture is not Posture.FLAT or reach <= min(s.band_doubt, s.ring_shadow):
+                return posed
+            return by_band(posed, halves, reach, self.calibration.camera(), s, edge)
         said = posed.doubt or f"axis ratio {posed.outline.ratio:.2f}"
         was = "round" if posed.posture is Posture.FLAT else said
         note = f"{was}, but shadow beyond a flat coin's ({reach:.2f}): leaning"
         return replace(posed, posture=Posture.LEANING, note=note, doubt="")
-
-    def _by_band(self, posed: _Posed, halves: Halves, reach: float) -> _Posed:
-        """A coin that looks flat, its shadow reaching ``reach`` beyond a flat
-        coin's: leaning (by a shorter shadow, flat or leaning?) when its rim
-        band is on the far side from the camera (``Settings.band_shadow``)."""
-        s, camera = self.settings, self.calibration.camera()
-        segmented = halves.segmented if camera is not None else None
-        if camera is None or segmented is None:
-            return posed
-        shape = segmented.fit
-        x, y = self._floor_point(posed.outline, halves.x, halves.y, halves.half)
-        toward = math.atan2(camera[1] - y, camera[0] - x)
-        off = band_offset(posed.outline, shape, toward, s.crop_px / s.coin_diameter_mm)
-        if off <= s.band_offset_mm:
-            return posed
-        said = f"round, shadow {reach:.2f} and rim band {off:.2f} mm on the far side"
-        if reach <= s.band_shadow:
-            return replace(posed, posture=Posture.INDETERMINATE, doubt=said)
-        return replace(posed, posture=Posture.LEANING, note=f"{said}: leaning")
 
     def _observe(
         self,

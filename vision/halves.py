@@ -49,6 +49,11 @@ class Halves:
             self._empty_still, self.x, self.y, self.half
         )
 
+    @property
+    def full(self) -> Image:
+        """The crop at its own resolution."""
+        return self._full
+
     @functools.cached_property
     def crop(self) -> Image:
         return shrunk(self._full, STILL_STEP)

@@ -13,7 +13,19 @@ import math
 from dataclasses import dataclass
 
 from vision.coinface import Ellipse
-from vision.model import Image
+from vision.model import Image, Posture
+
+
+@dataclass(frozen=True, slots=True)
+class Posed:
+    """An outline in crop pixels and the posture judged from it."""
+
+    outline: Ellipse
+    posture: Posture
+    note: str = ""
+    """Why a coin was ruled leaning against its outline's say, for the reasons."""
+    doubt: str = ""
+    """Why flat or leaning is the spotter's call, when it is."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +103,22 @@ class Settings:
     class: 582 flat coins and 365 tilted ones called flat; and 2,000
     ordinary landings of seed 100): no flat coin beyond both cuts, 31 tilted
     ones; one flat coin (0.46 mm, 0.31) and 12 tilted between the two."""
+    ring_shadow: float = 0.1
+    ring_band: float = 0.1
+    ring_across: float = 1.5
+    ring_view: float = 0.2
+    """A coin that looks flat, seen at least ``ring_view`` off vertical (the
+    tangent of the view angle: nearer, the band is too narrow to read) is
+    leaning when its rim band is on the far side by two measures: the
+    edge fit's centre beyond its silhouette's by more than
+    ``band_offset_mm`` and the ring just inside the silhouette darker on
+    the far side (:func:`~vision.rimband.rim_harmonics`) by more than
+    ``ring_band`` and by more than ``ring_across`` times the harmonic across
+    (the face's border, shaded by the light, adds one along the light's
+    direction, the band only along the camera's), with its shadow beyond a
+    flat coin's by more than ``ring_shadow`` (a tenth of ``far_shadow``).
+    On tuning seeds 100 and 110 (ordinary landings) and ``bench.vision_rim``'s
+    class on seeds 120 and 130: no flat coin beyond all four cuts."""
     sliver: tuple[float, float, float] = (0.8, 1.6, 0.6)
     """No outline found, but what changed against the empty still is one
     solid blob this long (shortest, longest) and at most this wide, in coin

@@ -1,0 +1,33 @@
+"""A coin tilted towards the camera, round-looking, with a short shadow: its
+rim band on the far side, read two ways (issue 6, session 12)."""
+
+from __future__ import annotations
+
+import itertools
+
+from tests.test_vision_cleets import _registered_landing
+from vision.model import Posture
+from vision.synth.scene import Landing
+from vision.synth.trial import trials
+
+
+def test_a_round_coin_with_its_band_on_the_far_side_and_a_short_shadow_is_leaning() -> None:
+    # Landing 18 of rig 100006 (bench.vision --seed 100, tuning): leaning 36
+    # degrees towards the camera, which sees it 12 degrees off vertical; main
+    # called it tails. Its shadow reaches beyond a flat coin's by only about
+    # 0.1 (short of ``band_doubt``), but its edge fit's centre lies 0.55 mm
+    # beyond its silhouette's and the ring inside the silhouette is darker
+    # on the far side (0.26 of the face), not across.
+    trial = next(itertools.islice(trials(100006, 19), 18, None))
+    assert trial.truth == "edge" and trial.landing.tilt_deg > 30
+    obs = trial.observation
+    assert any("rim band" in r and "on the far side: leaning" in r for r in obs.reasons), (
+        obs.reasons
+    )
+    assert obs.posture is Posture.LEANING and obs.verdict == "edge", obs.reasons
+
+
+def test_the_same_coin_flat_there_is_its_face() -> None:
+    land = Landing(452.6, 164.1, "tails", rotation_deg=143.6)
+    obs = _registered_landing(100006, land, 20)
+    assert obs.verdict == "tails", obs.reasons
