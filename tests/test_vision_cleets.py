@@ -474,7 +474,9 @@ def test_an_undecided_outline_with_a_far_shadow_is_leaning() -> None:
         "the camera sees it at looks round on the floor plane and its face reads; its "
         "shadow falls short here (0.05): its rim band is on the far side (edge fit 0.57 mm "
         "beyond the silhouette), but that alone is no cleet, one ordinary flat coin in ten "
-        "measures more than 0.3 mm (bench.vision_rim, sessions 10 and 11)"
+        "measures more than 0.3 mm (bench.vision_rim, sessions 10 and 11); session 12's "
+        "rim-band ring (vision.rimband) needs a shadow of 0.1 at least, flat coins "
+        "measuring 0.08-0.09 pass its other cuts"
     ),
 )
 def test_a_coin_tilted_towards_the_camera_by_twice_its_view_angle_is_a_cleet() -> None:
