@@ -416,9 +416,17 @@ def _second(h: Fit, fits: list[Fit], apart_mm: tuple[float, float]) -> list[Fit]
     ``h``'s colour but not its size, near enough to stand for it: the size
     a short arc was given (tuning seed 32247: a 22 mm circle through the
     arc of a 16 mm wink squopped by one of its colour, RMS 0.14 mm, where
-    the video and the wink's own candidate saw a 16 mm one)."""
+    the video and the wink's own candidate saw a 16 mm one).
+
+    Only a 22 mm second circle stands for a 16 mm hint, as in
+    :func:`~vision.mat.onefit.dedupe`: a 16 mm one beside a 22 mm hint is a
+    small wink reaching past the rim of a wink of its colour, which the
+    video took, with its pile, for one 22 mm circle (tuning seed 40478: b5,
+    the top of a one-colour pile of three, its second circle 0.5 mm off
+    with RMS 0.04 mm, gave way to the hint refitted at 22 mm 3.9 mm off with
+    RMS 0.37, and read b3 on b5)."""
     near = apart_mm[1] + 3.0  # as in _rescue: the two sizes' radii differ by 3 mm
-    return [f for f in fits if f.row < 0 and f.colour is h.colour and f.size != h.size
+    return [f for f in fits if f.row < 0 and f.colour is h.colour and (f.size, h.size) == (22, 16)
             and math.hypot(f.x - h.x, f.y - h.y) < near]  # fmt: skip
 
 
