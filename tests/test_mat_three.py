@@ -43,3 +43,24 @@ def test_a_small_second_circle_does_not_give_way_to_a_large_hint(
     assert len(obs.winks) == 3
     assert seen_pairs(obs, m) == true_pairs(scene)
     assert _off_mm(obs, m) < 1.0
+
+
+# From tuning seed 40530: b2 (22 mm) on b6 (16 mm) on b1 (22 mm). The video
+# took b6 for a 22 mm wink 1.6 mm off; the still's crop had no fit of its
+# own there and refitted the hint at 22 mm, 3.7 mm off (RMS 0.31), and read
+# b1 on it. At 16 mm the same candidate's edge points fit within 0.14 mm.
+LARGE_HINT_FOR_A_SMALL_WINK = (
+    (40530, MatScene((TrueWink("b1", 411.8770, -107.6730), TrueWink("b6", 411.5469, -97.6369, 1),
+                      TrueWink("b2", 422.2923, -102.3245, 2)))),
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("rig_seed, scene", LARGE_HINT_FOR_A_SMALL_WINK)
+def test_a_hint_of_the_wrong_size_is_refitted_at_the_size_that_fits(
+    rig_seed: int, scene: MatScene
+) -> None:
+    obs, m = benched(scene, rig_seed)
+    assert _sizes(obs, m) == [("b1", 22), ("b2", 22), ("b6", 16)]
+    assert len(obs.winks) == 3
+    assert seen_pairs(obs, m) == true_pairs(scene)
+    assert _off_mm(obs, m) < 1.0
