@@ -64,3 +64,26 @@ def test_a_hint_of_the_wrong_size_is_refitted_at_the_size_that_fits(
     assert len(obs.winks) == 3
     assert seen_pairs(obs, m) == true_pairs(scene)
     assert _off_mm(obs, m) < 1.0
+
+
+# From tuning seed 40720: b6 (16 mm) on b4 (16 mm) on b2 (22 mm), the top wink
+# 9.5 mm off b2's centre. Its candidate's rays crossed its dark edge over
+# the faces below and ended on their rims; of the edge points left clear of
+# the kept fits' rims, 13 of 16 lie on its arc, but the least-squares start
+# lay 4.8 mm off, a 16 mm circle from there held none of them, and the crop
+# kept a 22 mm one through 9 of them, 2.7 mm off, and read b4 on it.
+TOP_OF_ONE_COLOUR = (
+    (40720, MatScene((TrueWink("b2", 763.9016, 51.8138), TrueWink("b4", 762.7893, 40.8836, 1),
+                      TrueWink("b6", 770.4384, 44.7560, 2)))),
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("rig_seed, scene", TOP_OF_ONE_COLOUR)
+def test_an_arc_left_between_other_rims_is_fitted_from_where_its_points_vote(
+    rig_seed: int, scene: MatScene
+) -> None:
+    obs, m = benched(scene, rig_seed)
+    assert _sizes(obs, m) == [("b2", 22), ("b4", 16), ("b6", 16)]
+    assert len(obs.winks) == 3
+    assert seen_pairs(obs, m) == true_pairs(scene)
+    assert _off_mm(obs, m) < 1.0

@@ -201,3 +201,31 @@ def fixed_fit(
     """:func:`fixed_all` for one set of points."""
     x, y, n, rms = fixed_all(points[None], np.ones((1, len(points)), bool), np.array([start]), r)
     return float(x[0]), float(y[0]), int(n[0]), float(rms[0])
+
+
+def voted(points: Floats, r: float, within: float = 0.5) -> tuple[float, float] | None:
+    """The centre of the circle of radius ``r`` through the most of
+    ``points`` (within ``within``): each two points far enough apart give
+    the two centres a circle of that radius through both may have, and the
+    one with the most points on its circle wins (a start for
+    :func:`fixed_all` that points of other winks' edges do not drag off, as
+    they drag a least-squares circle's). None: under two points."""
+    if len(points) < 2:
+        return None
+    i, j = np.triu_indices(len(points), 1)
+    mid = (points[i] + points[j]) / 2
+    chord = points[j] - points[i]
+    half = np.hypot(chord[:, 0], chord[:, 1]) / 2
+    use = (half > 0.2 * r) & (half < r)
+    if not use.any():
+        return None
+    mid, chord, half = mid[use], chord[use], half[use]
+    normal = np.column_stack([-chord[:, 1], chord[:, 0]]) / (2 * half[:, None])
+    reach = np.sqrt(r * r - half * half)[:, None]
+    centres = np.vstack([mid + normal * reach, mid - normal * reach])
+    res = np.abs(np.hypot(points[None, :, 0] - centres[:, None, 0],
+                          points[None, :, 1] - centres[:, None, 1]) - r)  # fmt: skip
+    near = res < within
+    score = near.sum(axis=1) - np.where(near, res, 0.0).sum(axis=1) / (within * len(points))
+    best = int(np.argmax(score))
+    return float(centres[best, 0]), float(centres[best, 1])
