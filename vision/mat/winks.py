@@ -277,16 +277,22 @@ def _voted(cal: MatCalibration, es: EdgeSet, row: int, g: Fit | None) -> Fit | N
     if g is not None and g.whole:
         return g
     pts = cal.to_mat(es.points[row][es.ok[row]], WINK_THICKNESS_MM)
-    tries = []
-    for size in (22, 16):
-        starts = [(s, False) for s in (voted(pts, size / 2),) if s is not None]
-        if g is not None and g.size == size:
-            starts.append(((g.x, g.y), True))
-        for s, mine in starts:
-            x, y, n, e = (v[0] for v in fixed_all(pts[None], np.ones((1, len(pts)), bool),
-                                                  np.array([s]), size / 2))  # fmt: skip
-            tries.append((int(n), -float(e), mine, size, float(x), float(y)))
-    most, rms, mine, size, cx, cy = max(tries, default=(0, 0.0, True, 0, 0.0, 0.0))
+    if g is not None and (np.abs(np.hypot(pts[:, 0] - g.x, pts[:, 1] - g.y) - g.size / 2)
+                          < VOTED_MM).sum() >= len(pts) - 2:  # fmt: skip
+        return g  # it holds nearly all of them: no circle could hold many more
+    starts = [(s, size, False) for size in (22, 16) for s in (voted(pts, size / 2),)
+              if s is not None]  # fmt: skip
+    if g is not None:
+        starts.append(((g.x, g.y), g.size, True))
+    if not starts:
+        return g
+    x, y, n, e = fixed_all(np.repeat(pts[None], len(starts), axis=0),
+                           np.ones((len(starts), len(pts)), bool),
+                           np.array([s for s, _, _ in starts]),
+                           np.array([size / 2 for _, size, _ in starts]))  # fmt: skip
+    most, rms, mine, size, cx, cy = max(
+        (int(n[k]), -float(e[k]), starts[k][2], starts[k][1], float(x[k]), float(y[k]))
+        for k in range(len(starts)))  # fmt: skip
     if most < 8 or mine:  # as fitted (a tie goes to it)
         return g
     c = es.cands[row]
