@@ -203,33 +203,29 @@ def fixed_fit(
     return float(x[0]), float(y[0]), int(n[0]), float(rms[0])
 
 
-VOTE_GAPS = 9
-""":func:`voted` pairs each point with those 2 to this many less one
-further along its list (a candidate's edge points are in the order of its
-rays: neighbours on one arc)."""
 VOTE_CELL_MM = 0.5
 """The cells in which :func:`voted` counts the centres (three by three)."""
+VOTE_BEST = 8
+"""How many of the fullest cells' centres :func:`voted` weighs by the points
+on their circles."""
 
 
-def voted(points: Floats, r: float) -> tuple[float, float] | None:
+def voted(points: Floats, r: float, within: float = 0.5) -> tuple[float, float] | None:
     """The centre of the circle of radius ``r`` through the most of
-    ``points``, roughly: each two points a few apart along the list, far
-    enough apart, give the two centres a circle of that radius through both
-    may have, and the centres are counted in cells (:data:`VOTE_CELL_MM`,
-    three by three); the mean of the centres in the fullest is returned (a
-    start for :func:`fixed_all` that points of other winks' edges do not
-    drag off, as they drag a least-squares circle's). None: no two points
-    to go by."""
-    gap = np.arange(2, VOTE_GAPS)
-    i = np.concatenate([np.arange(max(len(points) - k, 0)) for k in range(2, VOTE_GAPS)])
-    j = i + np.repeat(gap, np.maximum(len(points) - gap, 0))
-    mid = (points[i] + points[j]) / 2
+    ``points`` (within ``within``): each two points far enough apart give
+    the two centres a circle of that radius through both may have; these
+    are counted in cells (:data:`VOTE_CELL_MM`, three by three), and of the
+    mean centres of the :data:`VOTE_BEST` fullest, the one with the most
+    points on its circle wins (a start for :func:`fixed_all` that points
+    of other winks' edges do not drag off, as they drag a least-squares
+    circle's). None: no two points to go by."""
+    i, j = np.triu_indices(len(points), 1)
     chord = points[j] - points[i]
     half = np.hypot(chord[:, 0], chord[:, 1]) / 2
     use = (half > 0.2 * r) & (half < r)
     if not use.any():
         return None
-    mid, chord, half = mid[use], chord[use], half[use]
+    mid, chord, half = (points[i[use]] + points[j[use]]) / 2, chord[use], half[use]
     normal = np.column_stack([-chord[:, 1], chord[:, 0]]) / (2 * half[:, None])
     reach = np.sqrt(r * r - half * half)[:, None]
     centres = np.vstack([mid + normal * reach, mid - normal * reach])
@@ -237,8 +233,14 @@ def voted(points: Floats, r: float) -> tuple[float, float] | None:
     shape = cell.max(axis=0) + 1
     counts = np.bincount(cell[:, 1] * shape[0] + cell[:, 0], minlength=int(shape[0] * shape[1]))
     grid = cv2.boxFilter(counts.reshape(shape[1], shape[0]).astype(np.float32), -1, (3, 3),
-                         normalize=False, borderType=cv2.BORDER_CONSTANT)  # fmt: skip
-    by, bx = np.unravel_index(int(np.argmax(grid)), grid.shape)
-    near = (np.abs(cell[:, 0] - bx) <= 1) & (np.abs(cell[:, 1] - by) <= 1)
-    x, y = centres[near].mean(axis=0)
-    return float(x), float(y)
+                         normalize=False, borderType=cv2.BORDER_CONSTANT).ravel()  # fmt: skip
+    best = np.arange(len(grid))
+    if len(grid) > VOTE_BEST:
+        best = np.argpartition(grid, -VOTE_BEST)[-VOTE_BEST:]
+    by, bx = np.divmod(best, shape[0])
+    near = (np.abs(cell[:, 0, None] - bx) <= 1) & (np.abs(cell[:, 1, None] - by) <= 1)
+    tried = (near.T @ centres) / np.maximum(near.sum(axis=0), 1)[:, None]
+    res = np.abs(np.hypot(points[None, :, 0] - tried[:, None, 0],
+                          points[None, :, 1] - tried[:, None, 1]) - r)  # fmt: skip
+    k = int(np.argmax((res < within).sum(axis=1)))
+    return float(tried[k, 0]), float(tried[k, 1])
