@@ -87,3 +87,25 @@ def test_an_arc_left_between_other_rims_is_fitted_from_where_its_points_vote(
     assert len(obs.winks) == 3
     assert seen_pairs(obs, m) == true_pairs(scene)
     assert _off_mm(obs, m) < 1.0
+
+
+# From tuning seed 40728: b1 (22 mm) on b6 (16 mm) and r2 (22 mm), b6 on r2.
+# r2 shows as a crescent cut in two by b6 and b1. Voted refits of its two
+# pieces took 16 mm circles (one held 24 of 29 edge points with RMS 0.17
+# mm, where r2's own circle held 22 with RMS 0.08): a false wink, and r2
+# seen as 16 mm. The closer of two circles holding nearly as many points
+# is r2; a voted circle of the other size 3.3 mm from it is its arc.
+CRESCENT_IN_TWO = (
+    (40728, MatScene((TrueWink("r2", 772.4912, 11.7425), TrueWink("b6", 776.6504, 17.5010, 1),
+                      TrueWink("b1", 764.5190, 6.6132, 2)))),
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("rig_seed, scene", CRESCENT_IN_TWO)
+def test_a_voted_refit_does_not_split_a_crescent_into_small_winks(
+    rig_seed: int, scene: MatScene
+) -> None:
+    obs, m = benched(scene, rig_seed)
+    assert len(obs.winks) == 3
+    assert _sizes(obs, m) == [("b1", 22), ("b6", 16), ("r2", 22)]
+    assert seen_pairs(obs, m) == true_pairs(scene)

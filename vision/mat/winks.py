@@ -242,12 +242,16 @@ def _unexplained(cal: MatCalibration, es: EdgeSet, fits: list[Fit], masks: dict[
     out: list[Fit] = []
     for row, first in zip(rows, fit(cal, trial, rows, 0), strict=True):
         g = _voted(cal, trial, int(row), first)
+        rest = [o for o in (*fits, *out) if o.row != row]
         if g is not first and g is not None:  # only its circle's points: refitted a level up alike
+            if any(o.colour is g.colour and o.size != g.size
+                   and math.hypot(o.x - g.x, o.y - g.y) < VOTED_APART_MM
+                   for o in rest):  # fmt: skip
+                continue
             mine = cal.to_mat(es.points[row], WINK_THICKNESS_MM)
             ok[row] &= np.abs(np.hypot(mine[:, 0] - g.x, mine[:, 1] - g.y) - g.size / 2) < VOTED_MM
         if g is None or g.rms > loose_mm:
             continue
-        rest = [o for o in (*fits, *out) if o.row != row]
         if any(o.colour is g.colour
                and math.hypot(o.x - g.x, o.y - g.y) < apart_mm[o.size != g.size]
                for o in rest):  # fmt: skip
@@ -266,10 +270,23 @@ VOTED_MM = 0.7
 (:func:`~vision.mat.fit.fixed_all`'s last inlier band)."""
 
 
+VOTED_SLACK = 2
+"""Of the circles :func:`_voted` tries, those holding all but this many of
+the most points any holds are weighed by their RMS (tuning seed 40728: of
+r2's crescent, a 22 mm wink under b6 and b1, a 16 mm circle held 24 of 29
+points with RMS 0.17, r2's own 22 points with RMS 0.08)."""
+VOTED_APART_MM = 5.5
+"""A circle :func:`_voted` chose over the least-squares start's lying this
+close to a fit of its colour of the other size is that wink's arc (the
+still's 2.5 mm for fits of unlike sizes and the radii's 3 mm difference, as
+for a second circle in :func:`~vision.mat.onefit.dedupe`)."""
+
+
 def _voted(cal: MatCalibration, es: EdgeSet, row: int, g: Fit | None) -> Fit | None:
     """``g``, the partial fit of candidate ``row``, or the circle of either
     size started where most of its points vote for (:func:`~vision.mat.fit.voted`)
-    if that holds more of them (tuning seed 40720: b6, 16 mm, the top of a
+    if that holds more of them (of those holding nearly as many,
+    :data:`VOTED_SLACK`, the closest; tuning seed 40720: b6, 16 mm, the top of a
     one-colour pile, whose rays crossed its dark edge over the faces below
     and ended on their rims; of the 16 edge points left, 13 lie on its arc,
     but the least-squares start lay 4.8 mm off, a 16 mm circle from there
@@ -290,10 +307,11 @@ def _voted(cal: MatCalibration, es: EdgeSet, row: int, g: Fit | None) -> Fit | N
                            np.ones((len(starts), len(pts)), bool),
                            np.array([s for s, _, _ in starts]),
                            np.array([size / 2 for _, size, _ in starts]))  # fmt: skip
-    most, rms, mine, size, cx, cy = max(
-        (int(n[k]), -float(e[k]), starts[k][2], starts[k][1], float(x[k]), float(y[k]))
-        for k in range(len(starts)))  # fmt: skip
-    if most < 8 or mine:  # as fitted (a tie goes to it)
+    most = int(n.max())
+    rms, voted_start, size, cx, cy = min(
+        (float(e[k]), not starts[k][2], starts[k][1], float(x[k]), float(y[k]))
+        for k in range(len(starts)) if n[k] >= most - VOTED_SLACK)  # fmt: skip
+    if most < 8 or not voted_start:  # as fitted (a tie goes to it)
         return g
     c = es.cands[row]
     return Fit(c.colour, size, cx, cy, -rms, False, row, c.depth_px, c.blob)
