@@ -109,3 +109,23 @@ def test_a_voted_refit_does_not_split_a_crescent_into_small_winks(
     assert len(obs.winks) == 3
     assert _sizes(obs, m) == [("b1", 22), ("b6", 16), ("r2", 22)]
     assert seen_pairs(obs, m) == true_pairs(scene)
+
+
+# From tuning seed 32451: g5 (16 mm) touching g2 (22 mm). The still had no
+# fit of its own for g5; refitted from the video's fit at 16 mm (RMS 0.28,
+# just looser than the still's 0.25) and at 22 mm (0.25, 3.2 mm off), it
+# was taken at 22 mm, a false wink (its ring then found g5 on it). The other
+# size must fit closer by a quarter.
+TOUCHING_ONE_COLOUR = (
+    (32451, MatScene((TrueWink("g2", -592.2344, 129.0064), TrueWink("g5", -605.5080, 142.6322)))),
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("rig_seed, scene", TOUCHING_ONE_COLOUR)
+def test_a_hint_is_not_refitted_at_the_other_size_for_a_slightly_closer_fit(
+    rig_seed: int, scene: MatScene
+) -> None:
+    obs, m = benched(scene, rig_seed)
+    assert len(obs.winks) == 2
+    assert _sizes(obs, m) == [("g2", 22), ("g5", 16)]
+    assert seen_pairs(obs, m) == set()

@@ -74,21 +74,31 @@ def _refits(pic: Picture, es: EdgeSet, h: Fit, fits: list[Fit]) -> list[Fit]:
     0.31, at 16 mm 0.25 mm off with RMS 0.14; but a large wink's crescent
     can fit a little closer at 16 mm, seed 40147: 0.26 against 0.28). A fit
     of the other size that lands on a fit of its colour and size already
-    kept (``apart_mm``) is that wink."""
+    kept (``apart_mm``) is that wink. The other size must fit closer by
+    :data:`OTHER_SIZE` (seed 32451: g5, 16 mm, touching g2, refitted at 16
+    mm with RMS 0.28 and at 22 mm with 0.25, 3.2 mm off: a false wink)."""
     out: list[Fit] = []
     for size in (h.size, 38 - h.size):
-        if out and min(g.rms for g in out) <= pic.loose_mm:
+        limit = min((g.rms for g in out), default=math.inf)
+        if limit <= pic.loose_mm:
             break
         for k in (k for k, c in enumerate(es.cands) if c.colour is h.colour):
             g = seeded(pic.cal, es, replace(h, row=k, size=size), 0)
             if g is None or math.hypot(g.x - h.x, g.y - h.y) >= h.size / 4:
                 continue
-            if size == h.size or (g.rms <= pic.loose_mm and not any(
+            if size == h.size or (g.rms <= min(pic.loose_mm, OTHER_SIZE * limit) and not any(
                     f.colour is g.colour and f.size == size
                     and math.hypot(f.x - g.x, f.y - g.y) < pic.apart_mm[0]
                     for f in fits)):  # fmt: skip
                 out.append(g)
     return out
+
+
+OTHER_SIZE = 0.75
+"""A hint is refitted at the other size only where that fits its points
+within this share of the RMS of its best refit at its own size (tuning:
+0.46 for 40530's b6; 0.89 for 32451's g5, a false wink, and 0.92 for
+40147's b1, a 22 mm crescent)."""
 
 
 def _resized(cal: MatCalibration, es: EdgeSet, h: Fit, here: list[Fit]) -> list[Fit]:
