@@ -94,11 +94,13 @@ def _refits(pic: Picture, es: EdgeSet, h: Fit, fits: list[Fit]) -> list[Fit]:
     return out
 
 
-OTHER_SIZE = 0.75
+OTHER_SIZE = 0.6
 """A hint is refitted at the other size only where that fits its points
 within this share of the RMS of its best refit at its own size (tuning:
-0.46 for 40530's b6; 0.89 for 32451's g5, a false wink, and 0.92 for
-40147's b1, a 22 mm crescent)."""
+0.46 for 40530's b6; 0.89 for 32451's g5, a false wink, 0.92 for 40147's
+b1, a 22 mm crescent, and 0.70 for 34197's g2, a 22 mm wink that a 16 mm
+one lies on nearly concentrically: at 16 mm the refit took the small
+wink's edge and g2 was lost; 0.75 until then)."""
 
 
 def _resized(cal: MatCalibration, es: EdgeSet, h: Fit, here: list[Fit]) -> list[Fit]:
