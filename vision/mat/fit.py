@@ -201,3 +201,46 @@ def fixed_fit(
     """:func:`fixed_all` for one set of points."""
     x, y, n, rms = fixed_all(points[None], np.ones((1, len(points)), bool), np.array([start]), r)
     return float(x[0]), float(y[0]), int(n[0]), float(rms[0])
+
+
+VOTE_CELL_MM = 0.5
+"""The cells in which :func:`voted` counts the centres (three by three)."""
+VOTE_BEST = 8
+"""How many of the fullest cells' centres :func:`voted` weighs by the points
+on their circles."""
+
+
+def voted(points: Floats, r: float, within: float = 0.5) -> tuple[float, float] | None:
+    """The centre of the circle of radius ``r`` through the most of
+    ``points`` (within ``within``): each two points far enough apart give
+    the two centres a circle of that radius through both may have; these
+    are counted in cells (:data:`VOTE_CELL_MM`, three by three), and of the
+    mean centres of the :data:`VOTE_BEST` fullest, the one with the most
+    points on its circle wins (a start for :func:`fixed_all` that points
+    of other winks' edges do not drag off, as they drag a least-squares
+    circle's). None: no two points to go by."""
+    i, j = np.triu_indices(len(points), 1)
+    chord = points[j] - points[i]
+    half = np.hypot(chord[:, 0], chord[:, 1]) / 2
+    use = (half > 0.2 * r) & (half < r)
+    if not use.any():
+        return None
+    mid, chord, half = (points[i[use]] + points[j[use]]) / 2, chord[use], half[use]
+    normal = np.column_stack([-chord[:, 1], chord[:, 0]]) / (2 * half[:, None])
+    reach = np.sqrt(r * r - half * half)[:, None]
+    centres = np.vstack([mid + normal * reach, mid - normal * reach])
+    cell = np.floor((centres - centres.min(axis=0)) / VOTE_CELL_MM).astype(np.int64)
+    shape = cell.max(axis=0) + 1
+    counts = np.bincount(cell[:, 1] * shape[0] + cell[:, 0], minlength=int(shape[0] * shape[1]))
+    grid = cv2.boxFilter(counts.reshape(shape[1], shape[0]).astype(np.float32), -1, (3, 3),
+                         normalize=False, borderType=cv2.BORDER_CONSTANT).ravel()  # fmt: skip
+    best = np.arange(len(grid))
+    if len(grid) > VOTE_BEST:
+        best = np.argpartition(grid, -VOTE_BEST)[-VOTE_BEST:]
+    by, bx = np.divmod(best, shape[0])
+    near = (np.abs(cell[:, 0, None] - bx) <= 1) & (np.abs(cell[:, 1, None] - by) <= 1)
+    tried = (near.T @ centres) / np.maximum(near.sum(axis=0), 1)[:, None]
+    res = np.abs(np.hypot(points[None, :, 0] - tried[:, None, 0],
+                          points[None, :, 1] - tried[:, None, 1]) - r)  # fmt: skip
+    k = int(np.argmax((res < within).sum(axis=1)))
+    return float(tried[k, 0]), float(tried[k, 1])

@@ -7,7 +7,7 @@ a second look at a pile, a crop of a full-resolution still
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -16,7 +16,11 @@ from numpy.typing import NDArray
 from controller.games.tiddlywinks.geometry import Colour
 from vision.mat import onefit, relations, rings
 from vision.mat.camera import MatCalibration
-from vision.mat.fit import RAYS, EdgeSet, edges, fixed_all, kasa_all
+from vision.mat.fit import RAYS, EdgeSet, edges, fixed_all, kasa_all, voted
+from vision.mat.hints import SHOWS
+from vision.mat.hints import above as _above
+from vision.mat.hints import rescue as _rescue
+from vision.mat.hints import seeded as _seeded
 from vision.mat.layout import WINK_THICKNESS_MM
 from vision.mat.onefit import CLOSE_MM
 from vision.mat.segment import Mask, candidates, colour_masks
@@ -240,10 +244,18 @@ def _unexplained(cal: MatCalibration, es: EdgeSet, fits: list[Fit], masks: dict[
         return es, fits, []
     trial = EdgeSet(es.cands, es.points, ok)
     out: list[Fit] = []
-    for row, g in zip(rows, fit(cal, trial, rows, 0), strict=True):
+    for row, first in zip(rows, fit(cal, trial, rows, 0), strict=True):
+        g = _voted(cal, trial, int(row), first)
+        rest = [o for o in (*fits, *out) if o.row != row]
+        if g is not first and g is not None:  # only its circle's points: refitted a level up alike
+            if any(o.colour is g.colour and o.size != g.size
+                   and math.hypot(o.x - g.x, o.y - g.y) < VOTED_APART_MM
+                   for o in rest):  # fmt: skip
+                continue
+            mine = cal.to_mat(es.points[row], WINK_THICKNESS_MM)
+            ok[row] &= np.abs(np.hypot(mine[:, 0] - g.x, mine[:, 1] - g.y) - g.size / 2) < VOTED_MM
         if g is None or g.rms > loose_mm:
             continue
-        rest = [o for o in (*fits, *out) if o.row != row]
         if any(o.colour is g.colour
                and math.hypot(o.x - g.x, o.y - g.y) < apart_mm[o.size != g.size]
                for o in rest):  # fmt: skip
@@ -255,6 +267,58 @@ def _unexplained(cal: MatCalibration, es: EdgeSet, fits: list[Fit], masks: dict[
         keep[f.row] = ok[f.row]
     refitted = {f.row for f in out}
     return EdgeSet(es.cands, es.points, keep), [f for f in fits if f.row not in refitted], out
+
+
+VOTED_MM = 0.7
+"""The edge points within this of a circle from :func:`_voted` are its own
+(:func:`~vision.mat.fit.fixed_all`'s last inlier band)."""
+
+
+VOTED_SLACK = 2
+"""Of the circles :func:`_voted` tries, those holding all but this many of
+the most points any holds are weighed by their RMS (tuning seed 40728: of
+r2's crescent, a 22 mm wink under b6 and b1, a 16 mm circle held 24 of 29
+points with RMS 0.17, r2's own 22 points with RMS 0.08)."""
+VOTED_APART_MM = 5.5
+"""A circle :func:`_voted` chose over the least-squares start's lying this
+close to a fit of its colour of the other size is that wink's arc (the
+still's 2.5 mm for fits of unlike sizes and the radii's 3 mm difference, as
+for a second circle in :func:`~vision.mat.onefit.dedupe`)."""
+
+
+def _voted(cal: MatCalibration, es: EdgeSet, row: int, g: Fit | None) -> Fit | None:
+    """``g``, the partial fit of candidate ``row``, or the circle of either
+    size started where most of its points vote for (:func:`~vision.mat.fit.voted`)
+    if that holds more of them (of those holding nearly as many,
+    :data:`VOTED_SLACK`, the closest; tuning seed 40720: b6, 16 mm, the top of a
+    one-colour pile, whose rays crossed its dark edge over the faces below
+    and ended on their rims; of the 16 edge points left, 13 lie on its arc,
+    but the least-squares start lay 4.8 mm off, a 16 mm circle from there
+    held none of them, and a 22 mm one held 9, 2.7 mm off)."""
+    if g is not None and g.whole:
+        return g
+    pts = cal.to_mat(es.points[row][es.ok[row]], WINK_THICKNESS_MM)
+    if g is not None and (np.abs(np.hypot(pts[:, 0] - g.x, pts[:, 1] - g.y) - g.size / 2)
+                          < VOTED_MM).sum() >= len(pts) - 2:  # fmt: skip
+        return g  # it holds nearly all of them: no circle could hold many more
+    starts = [(s, size, False) for size in (22, 16) for s in (voted(pts, size / 2),)
+              if s is not None]  # fmt: skip
+    if g is not None:
+        starts.append(((g.x, g.y), g.size, True))
+    if not starts:
+        return g
+    x, y, n, e = fixed_all(np.repeat(pts[None], len(starts), axis=0),
+                           np.ones((len(starts), len(pts)), bool),
+                           np.array([s for s, _, _ in starts]),
+                           np.array([size / 2 for _, size, _ in starts]))  # fmt: skip
+    most = int(n.max())
+    rms, voted_start, size, cx, cy = min(
+        (float(e[k]), not starts[k][2], starts[k][1], float(x[k]), float(y[k]))
+        for k in range(len(starts)) if n[k] >= most - VOTED_SLACK)  # fmt: skip
+    if most < 8 or not voted_start:  # as fitted (a tie goes to it)
+        return g
+    c = es.cands[row]
+    return Fit(c.colour, size, cx, cy, -rms, False, row, c.depth_px, c.blob)
 
 
 def _beyond(cal: MatCalibration, es: EdgeSet, fits: list[Fit]) -> list[Fit]:
@@ -352,136 +416,6 @@ def _ringed(cal: MatCalibration, image: NDArray[np.uint8], grey: NDArray[np.uint
         if relations.fill(masks[f.colour], cal, ring.circle(1), others) >= SHOWS:
             out.append((ring, i))
     return out
-
-
-def _rescue(pic: Picture, es: EdgeSet, fits: list[Fit],
-            masks: dict[Colour, Mask]) -> tuple[list[Fit], list[Fit]]:  # fmt: skip
-    """The hints that no fit of their colour lies near (within the picture's
-    ``apart_mm``), each fitted again: of this picture's candidates of its
-    colour inside it, the one whose edge points a circle of its size,
-    started at the hint, fits best (in a crescent left between two winks, a
-    fit started anywhere may take the arc of the wink over it for the
-    crescent's own edge), if it fits (:data:`RESCUE_MM`, :data:`SHOWS`).
-
-    Such a misfit of the crescent's own candidate, a partial fit of the
-    hint's colour over the hint's fit showing less than :data:`SHOWS` of its
-    colour, is no wink: it does not hide the hint's fit, and gives way to
-    it. A second circle (:func:`_beyond`) of the other size near the hint
-    does not stand for it (it is another wink's arc, or this one's given the
-    wrong size), and gives way to the hint's fit if that shows too little of
-    its colour with it (:func:`_second`). Returns ``fits`` less the misfits
-    given way, and the fits rescued."""
-    out: list[Fit] = []
-    gone: list[Fit] = []
-    for h in pic.hints:
-        here = [f for f in (*fits, *out) if f not in gone and f.colour is h.colour
-                and math.hypot(f.x - h.x, f.y - h.y)
-                < pic.apart_mm[f.size != h.size] + abs(f.size - h.size) / 2
-                and (f.size == h.size or f.row >= 0)]  # fmt: skip
-        resized = _resized(pic.cal, es, h, here)
-        if here and not resized:
-            continue  # here (a circle of the other size holding it is the same wink)
-        got = resized or [g for g in (_seeded(pic.cal, es, replace(h, row=k), 0)
-                                      for k, c in enumerate(es.cands) if c.colour is h.colour)
-                          if g is not None
-                          and math.hypot(g.x - h.x, g.y - h.y) < h.size / 4]  # fmt: skip
-        best = min(got, key=lambda g: g.rms, default=None)
-        if best is None or best.rms > RESCUE_MM:
-            continue
-        rest = [f for f in (*fits, *out) if f not in gone and not (resized and f in here)]
-        misfit = [f for f in rest if _misfit(pic.cal, f, best, rest, masks)] + here * bool(resized)
-        second = _second(h, rest, pic.apart_mm)
-        for more in ([], second) if second else ([],):  # the second circle gives way if need be
-            others = _above(pic.cal, best, [f for f in rest if f not in misfit + more], masks)
-            if relations.fill(masks[h.colour], pic.cal, best.circle(), others) >= SHOWS:
-                out.append(best)
-                gone += misfit + more
-                break
-    return [f for f in fits if f not in gone], out
-
-
-def _resized(cal: MatCalibration, es: EdgeSet, h: Fit, here: list[Fit]) -> list[Fit]:
-    """The hint ``h`` fitted at its size to the edge points of the one fit
-    standing for it, a partial fit of the other size, if that fits them
-    closer (tuning seed 32736: r4, 16 mm, a crescent on b2 under y4, fitted
-    as a 22 mm circle 2.9 mm off with RMS 0.238 mm, where the video saw a
-    16 mm one; at 16 mm from the video's centre the crop's points fit within
-    0.214 mm, 0.4 mm off); else nothing."""
-    if len(here) != 1 or here[0].size == h.size or here[0].whole:
-        return []
-    g = _seeded(cal, es, replace(h, row=here[0].row), 0)
-    if g is None or g.rms >= here[0].rms or math.hypot(g.x - h.x, g.y - h.y) >= h.size / 4:
-        return []
-    return [g]
-
-
-def _second(h: Fit, fits: list[Fit], apart_mm: tuple[float, float]) -> list[Fit]:
-    """The second circles (:func:`_beyond`: no candidate of their own) of
-    ``h``'s colour but not its size, near enough to stand for it: the size
-    a short arc was given (tuning seed 32247: a 22 mm circle through the
-    arc of a 16 mm wink squopped by one of its colour, RMS 0.14 mm, where
-    the video and the wink's own candidate saw a 16 mm one)."""
-    near = apart_mm[1] + 3.0  # as in _rescue: the two sizes' radii differ by 3 mm
-    return [f for f in fits if f.row < 0 and f.colour is h.colour and f.size != h.size
-            and math.hypot(f.x - h.x, f.y - h.y) < near]  # fmt: skip
-
-
-def _above(cal: MatCalibration, g: Fit, fits: list[Fit],
-           masks: dict[Colour, Mask]) -> list[relations.Circle]:  # fmt: skip
-    """The circles of ``fits`` that may lie over ``g``: all but those of
-    another colour whose overlap with ``g`` shows ``g``'s colour (they lie
-    under it). A crescent between two winks of another colour can lie
-    wholly inside the plan view of the one it rests on; counted as covering
-    it, that one would leave nothing of it to show its colour."""
-    out = []
-    a = g.circle()
-    for o in fits:
-        b = o.circle()
-        if o.colour is not g.colour and relations.overlap(a, b) > 0:
-            third = [x.circle() for x in fits if x is not o]  # the lens clear of the rest
-            share, n = relations.lens_share(masks[g.colour], masks[o.colour], cal, a, b, third)
-            if n >= 6 and share >= 0.75:
-                continue
-        out.append(b)
-    return out
-
-
-def _misfit(cal: MatCalibration, f: Fit, best: Fit, fits: list[Fit],
-            masks: dict[Colour, Mask]) -> bool:  # fmt: skip
-    """``f``, a partial fit of ``best``'s colour lying over it, shows less
-    than :data:`SHOWS` of its colour where no wink of another colour covers
-    it (fits of its own colour, ``best`` among them, would each explain
-    away the other's colour: they do not count)."""
-    if f.whole or f.colour is not best.colour or relations.overlap(f.circle(), best.circle()) <= 0:
-        return False
-    others = [o.circle() for o in fits if o.colour is not f.colour]
-    return relations.fill(masks[f.colour], cal, f.circle(), others) < SHOWS
-
-
-RESCUE_MM = 0.5
-"""A hint's fit in this picture is kept when its edge points lie this close
-(RMS) to it, and :data:`SHOWS` of it is its colour."""
-SHOWS = 0.5
-"""The least share of a hint's disc, less what the other fits cover, that
-must show its colour (a video's fit across two winks of one colour, which
-the still rightly dropped, lies mostly on the mat and shows next to none)."""
-
-
-def _seeded(cal: MatCalibration, es: EdgeSet, f: Fit, level: int) -> Fit | None:
-    """The circle of ``f``'s size through the edge points of its candidate
-    (``f.row``), started at ``f``'s centre, its face ``level`` winks up
-    (None: under 8 edge points on it, or the candidate not inside ``f``)."""
-    z = WINK_THICKNESS_MM * (level + 1)
-    c = es.cands[f.row]
-    inside = cal.to_mat(np.array([[c.u, c.v]]), z)[0]
-    if math.hypot(inside[0] - f.x, inside[1] - f.y) > f.size / 2:
-        return None
-    pts = cal.to_mat(es.points[f.row], z)
-    x, y, n, rms = fixed_all(pts[None], es.ok[f.row][None], np.array([[f.x, f.y]]), f.size / 2)
-    if n[0] < 8:
-        return None
-    return replace(f, x=float(x[0]), y=float(y[0]), rms=float(rms[0]), whole=False,
-                   depth=c.depth_px)  # fmt: skip
 
 
 BEYOND_MM = 0.6

@@ -1,0 +1,195 @@
+"""A still's crop read against the video's fits of its pile (the hints,
+:attr:`~vision.mat.winks.Picture.hints`): each hint that no fit of the
+crop's own stands for is fitted again from where the video saw it
+(:func:`rescue`). Used by :func:`~vision.mat.winks.find_winks`."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from controller.games.tiddlywinks.geometry import Colour
+from vision.mat import relations
+from vision.mat.camera import MatCalibration
+from vision.mat.fit import EdgeSet, fixed_all
+from vision.mat.layout import WINK_THICKNESS_MM
+from vision.mat.segment import Mask
+
+if TYPE_CHECKING:
+    from vision.mat.winks import Fit, Picture
+
+
+def rescue(pic: Picture, es: EdgeSet, fits: list[Fit],
+            masks: dict[Colour, Mask]) -> tuple[list[Fit], list[Fit]]:  # fmt: skip
+    """The hints that no fit of their colour lies near (within the picture's
+    ``apart_mm``), each fitted again: of this picture's candidates of its
+    colour inside it, the one whose edge points a circle of its size,
+    started at the hint, fits best (in a crescent left between two winks, a
+    fit started anywhere may take the arc of the wink over it for the
+    crescent's own edge), if it fits (:data:`RESCUE_MM`, :data:`SHOWS`).
+
+    Such a misfit of the crescent's own candidate, a partial fit of the
+    hint's colour over the hint's fit showing less than :data:`SHOWS` of its
+    colour, is no wink: it does not hide the hint's fit, and gives way to
+    it. A second circle (:func:`~vision.mat.winks._beyond`) of the other size near the hint
+    does not stand for it (it is another wink's arc, or this one's given the
+    wrong size), and gives way to the hint's fit if that shows too little of
+    its colour with it (:func:`_second`). Returns ``fits`` less the misfits
+    given way, and the fits rescued."""
+    out: list[Fit] = []
+    gone: list[Fit] = []
+    for h in pic.hints:
+        here = [f for f in (*fits, *out) if f not in gone and f.colour is h.colour
+                and math.hypot(f.x - h.x, f.y - h.y)
+                < pic.apart_mm[f.size != h.size] + abs(f.size - h.size) / 2
+                and (f.size == h.size or f.row >= 0)]  # fmt: skip
+        resized = _resized(pic.cal, es, h, here)
+        if here and not resized:
+            continue  # here (a circle of the other size holding it is the same wink)
+        got = resized or _refits(pic, es, h, [f for f in (*fits, *out) if f not in gone])
+        best = min(got, key=lambda g: g.rms, default=None)
+        if best is None or best.rms > RESCUE_MM:
+            continue
+        rest = [f for f in (*fits, *out) if f not in gone and not (resized and f in here)]
+        misfit = [f for f in rest if _misfit(pic.cal, f, best, rest, masks)] + here * bool(resized)
+        second = _second(h, rest, pic.apart_mm)
+        for more in ([], second) if second else ([],):  # the second circle gives way if need be
+            others = above(pic.cal, best, [f for f in rest if f not in misfit + more], masks)
+            if relations.fill(masks[h.colour], pic.cal, best.circle(), others) >= SHOWS:
+                out.append(best)
+                gone += misfit + more
+                break
+    return [f for f in fits if f not in gone], out
+
+
+def _refits(pic: Picture, es: EdgeSet, h: Fit, fits: list[Fit]) -> list[Fit]:
+    """The hint ``h`` fitted to each candidate of its colour inside it,
+    started at its centre, at its size; if none of those fits within the
+    picture's ``loose_mm``, at the other size too, those that do (the video
+    may give a small wink in a one-colour pile the large size: tuning seed
+    40530, b6 under b2, which the still fitted at 22 mm 3.7 mm off with RMS
+    0.31, at 16 mm 0.25 mm off with RMS 0.14; but a large wink's crescent
+    can fit a little closer at 16 mm, seed 40147: 0.26 against 0.28). A fit
+    of the other size that lands on a fit of its colour and size already
+    kept (``apart_mm``) is that wink. The other size must fit closer by
+    :data:`OTHER_SIZE` (seed 32451: g5, 16 mm, touching g2, refitted at 16
+    mm with RMS 0.28 and at 22 mm with 0.25, 3.2 mm off: a false wink)."""
+    out: list[Fit] = []
+    for size in (h.size, 38 - h.size):
+        limit = min((g.rms for g in out), default=math.inf)
+        if limit <= pic.loose_mm:
+            break
+        for k in (k for k, c in enumerate(es.cands) if c.colour is h.colour):
+            g = seeded(pic.cal, es, replace(h, row=k, size=size), 0)
+            if g is None or math.hypot(g.x - h.x, g.y - h.y) >= h.size / 4:
+                continue
+            if size == h.size or (g.rms <= min(pic.loose_mm, OTHER_SIZE * limit) and not any(
+                    f.colour is g.colour and f.size == size
+                    and math.hypot(f.x - g.x, f.y - g.y) < pic.apart_mm[0]
+                    for f in fits)):  # fmt: skip
+                out.append(g)
+    return out
+
+
+OTHER_SIZE = 0.6
+"""A hint is refitted at the other size only where that fits its points
+within this share of the RMS of its best refit at its own size (tuning:
+0.46 for 40530's b6; 0.89 for 32451's g5, a false wink, 0.92 for 40147's
+b1, a 22 mm crescent, and 0.70 for 34197's g2, a 22 mm wink that a 16 mm
+one lies on nearly concentrically: at 16 mm the refit took the small
+wink's edge and g2 was lost; 0.75 until then)."""
+
+
+def _resized(cal: MatCalibration, es: EdgeSet, h: Fit, here: list[Fit]) -> list[Fit]:
+    """The hint ``h`` fitted at its size to the edge points of the one fit
+    standing for it, a partial fit of the other size, if that fits them
+    closer (tuning seed 32736: r4, 16 mm, a crescent on b2 under y4, fitted
+    as a 22 mm circle 2.9 mm off with RMS 0.238 mm, where the video saw a
+    16 mm one; at 16 mm from the video's centre the crop's points fit within
+    0.214 mm, 0.4 mm off); else nothing."""
+    if len(here) != 1 or here[0].size == h.size or here[0].whole:
+        return []
+    g = seeded(cal, es, replace(h, row=here[0].row), 0)
+    if g is None or g.rms >= here[0].rms or math.hypot(g.x - h.x, g.y - h.y) >= h.size / 4:
+        return []
+    return [g]
+
+
+def _second(h: Fit, fits: list[Fit], apart_mm: tuple[float, float]) -> list[Fit]:
+    """The second circles (:func:`~vision.mat.winks._beyond`: no candidate of their own) of
+    ``h``'s colour but not its size, near enough to stand for it: the size
+    a short arc was given (tuning seed 32247: a 22 mm circle through the
+    arc of a 16 mm wink squopped by one of its colour, RMS 0.14 mm, where
+    the video and the wink's own candidate saw a 16 mm one).
+
+    Only a 22 mm second circle stands for a 16 mm hint, as in
+    :func:`~vision.mat.onefit.dedupe`: a 16 mm one beside a 22 mm hint is a
+    small wink reaching past the rim of a wink of its colour, which the
+    video took, with its pile, for one 22 mm circle (tuning seed 40478: b5,
+    the top of a one-colour pile of three, its second circle 0.5 mm off
+    with RMS 0.04 mm, gave way to the hint refitted at 22 mm 3.9 mm off with
+    RMS 0.37, and read b3 on b5)."""
+    near = apart_mm[1] + 3.0  # as in rescue: the two sizes' radii differ by 3 mm
+    return [f for f in fits if f.row < 0 and f.colour is h.colour and (f.size, h.size) == (22, 16)
+            and math.hypot(f.x - h.x, f.y - h.y) < near]  # fmt: skip
+
+
+def above(cal: MatCalibration, g: Fit, fits: list[Fit],
+           masks: dict[Colour, Mask]) -> list[relations.Circle]:  # fmt: skip
+    """The circles of ``fits`` that may lie over ``g``: all but those of
+    another colour whose overlap with ``g`` shows ``g``'s colour (they lie
+    under it). A crescent between two winks of another colour can lie
+    wholly inside the plan view of the one it rests on; counted as covering
+    it, that one would leave nothing of it to show its colour."""
+    out = []
+    a = g.circle()
+    for o in fits:
+        b = o.circle()
+        if o.colour is not g.colour and relations.overlap(a, b) > 0:
+            third = [x.circle() for x in fits if x is not o]  # the lens clear of the rest
+            share, n = relations.lens_share(masks[g.colour], masks[o.colour], cal, a, b, third)
+            if n >= 6 and share >= 0.75:
+                continue
+        out.append(b)
+    return out
+
+
+def _misfit(cal: MatCalibration, f: Fit, best: Fit, fits: list[Fit],
+            masks: dict[Colour, Mask]) -> bool:  # fmt: skip
+    """``f``, a partial fit of ``best``'s colour lying over it, shows less
+    than :data:`SHOWS` of its colour where no wink of another colour covers
+    it (fits of its own colour, ``best`` among them, would each explain
+    away the other's colour: they do not count)."""
+    if f.whole or f.colour is not best.colour or relations.overlap(f.circle(), best.circle()) <= 0:
+        return False
+    others = [o.circle() for o in fits if o.colour is not f.colour]
+    return relations.fill(masks[f.colour], cal, f.circle(), others) < SHOWS
+
+
+RESCUE_MM = 0.5
+"""A hint's fit in this picture is kept when its edge points lie this close
+(RMS) to it, and :data:`SHOWS` of it is its colour."""
+SHOWS = 0.5
+"""The least share of a hint's disc, less what the other fits cover, that
+must show its colour (a video's fit across two winks of one colour, which
+the still rightly dropped, lies mostly on the mat and shows next to none)."""
+
+
+def seeded(cal: MatCalibration, es: EdgeSet, f: Fit, level: int) -> Fit | None:
+    """The circle of ``f``'s size through the edge points of its candidate
+    (``f.row``), started at ``f``'s centre, its face ``level`` winks up
+    (None: under 8 edge points on it, or the candidate not inside ``f``)."""
+    z = WINK_THICKNESS_MM * (level + 1)
+    c = es.cands[f.row]
+    inside = cal.to_mat(np.array([[c.u, c.v]]), z)[0]
+    if math.hypot(inside[0] - f.x, inside[1] - f.y) > f.size / 2:
+        return None
+    pts = cal.to_mat(es.points[f.row], z)
+    x, y, n, rms = fixed_all(pts[None], es.ok[f.row][None], np.array([[f.x, f.y]]), f.size / 2)
+    if n[0] < 8:
+        return None
+    return replace(f, x=float(x[0]), y=float(y[0]), rms=float(rms[0]), whole=False,
+                   depth=c.depth_px)  # fmt: skip
