@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import math
+
 from vision.mat.analyse import analyse
 from vision.mat.model import MatObservation
 from vision.mat.render import MatRig, render
@@ -21,3 +23,13 @@ def benched(
     still = lambda box: render(rig.still(box), scene, seed=draw + 100_000)  # noqa: E731
     obs = analyse(render(rig, scene, seed=draw), still=still)
     return obs, match(obs, scene)
+
+
+def off_mm(obs: MatObservation, m: dict[int, TrueWink]) -> float:
+    """The largest centre error of the winks matched to the truth, mm."""
+    return max(math.hypot(obs.winks[i].x - t.x, obs.winks[i].y - t.y) for i, t in m.items())
+
+
+def sizes(obs: MatObservation, m: dict[int, TrueWink]) -> list[tuple[str, int]]:
+    """Each matched wink's true id with the size it was seen at, by id."""
+    return sorted((t.id, obs.winks[i].size) for i, t in m.items())

@@ -3,20 +3,11 @@ all (issue 8, session 11), against the renderer's ground truth."""
 
 from __future__ import annotations
 
-import math
-
 import pytest
 
-from tests.mat_piles import benched
-from vision.mat.model import MatObservation
+from tests.mat_piles import benched, off_mm, sizes
 from vision.mat.synth.compare import seen_pairs, true_pairs
 from vision.mat.synth.scene import MatScene, TrueWink
-
-
-def _off_mm(obs: MatObservation, m: dict[int, TrueWink]) -> float:
-    """The largest centre error of the winks matched to the truth, mm."""
-    return max(math.hypot(obs.winks[i].x - t.x, obs.winks[i].y - t.y) for i, t in m.items())
-
 
 # From tuning seed 32028: g2 (22 mm) on g6 (16 mm), b1 on both. The still's
 # crop also fitted a 22 mm circle across the two greens (RMS 0.247 mm, just
@@ -35,7 +26,7 @@ def test_a_wink_fitted_twice_in_a_pile_is_one_wink(rig_seed: int, scene: MatScen
     assert len(obs.winks) == len(scene.winks)
     assert sorted(t.id for t in m.values()) == sorted(w.id for w in scene.winks)
     assert seen_pairs(obs, m) == true_pairs(scene)
-    assert _off_mm(obs, m) < 0.5
+    assert off_mm(obs, m) < 0.5
 
 
 # From tuning seed 32736: r4 (16 mm) a crescent on b2 under y4. The still's
@@ -53,10 +44,10 @@ def test_a_crescent_fitted_at_the_wrong_size_takes_the_videos_size(
     rig_seed: int, scene: MatScene
 ) -> None:
     obs, m = benched(scene, rig_seed)
-    assert sorted((t.id, obs.winks[i].size) for i, t in m.items()) == [
+    assert sizes(obs, m) == [
         ("b2", 22), ("r4", 16), ("y4", 16)]  # fmt: skip
     assert seen_pairs(obs, m) == true_pairs(scene)
-    assert _off_mm(obs, m) < 0.5
+    assert off_mm(obs, m) < 0.5
 
 
 # From tuning seed 32508: b3 on y4 on b2. The still's crop fitted a 22 mm
@@ -77,7 +68,7 @@ def test_a_fit_no_video_fit_stands_for_in_a_pile_read_as_a_cycle_is_dropped(
     obs, m = benched(scene, rig_seed)
     assert len(obs.winks) == len(scene.winks)
     assert seen_pairs(obs, m) == true_pairs(scene)
-    assert _off_mm(obs, m) < 0.5
+    assert off_mm(obs, m) < 0.5
 
 
 # From tuning seed 32756: y6 (16 mm) on y2 (22 mm) on y5 (16 mm), one colour.
@@ -135,7 +126,7 @@ def test_a_large_fit_beside_a_small_wink_the_video_saw_is_that_wink(
     rig_seed: int, scene: MatScene
 ) -> None:
     obs, m = benched(scene, rig_seed)
-    assert sorted((t.id, obs.winks[i].size) for i, t in m.items()) == [
+    assert sizes(obs, m) == [
         ("g1", 22), ("g6", 16), ("r4", 16)]  # fmt: skip
     assert len(obs.winks) == 3
     assert seen_pairs(obs, m) <= true_pairs(scene)
@@ -156,7 +147,7 @@ def test_a_large_wink_under_a_small_one_the_video_saw_alone_is_kept(
     rig_seed: int, scene: MatScene
 ) -> None:
     obs, m = benched(scene, rig_seed)
-    assert sorted((t.id, obs.winks[i].size) for i, t in m.items()) == [("g2", 22), ("g5", 16)]
+    assert sizes(obs, m) == [("g2", 22), ("g5", 16)]
     assert seen_pairs(obs, m) == true_pairs(scene)
 
 
