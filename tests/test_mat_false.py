@@ -79,3 +79,26 @@ def test_a_wink_lifted_keeps_its_size() -> None:
     obs, m = benched(PILE_40129, 40129)
     assert seen_pairs(obs, m) == true_pairs(PILE_40129)
     assert {m[w.index].id: w.size for w in obs.winks if w.index in m}.get("r6") == 16
+
+
+# Tuning seeds 41667 (y2 on b5 on b3) and 41738 (g6 on r5 on g3): the overlap
+# of the top wink and the middle one, 2 mm deep, is too thin for its colour
+# to be read once the pile is read again with its faces lifted; the middle
+# wink, on a third one, stood a level higher than the top one (on nothing
+# read), and the levels put it on the top one. A higher level orders a pair
+# only through the winks between them (`relations._above`).
+PILE_41667 = MatScene((
+    TrueWink("b3", 663.5212, 237.7982, 0), TrueWink("b5", 655.2840, 238.2625, 1),
+    TrueWink("y2", 638.8877, 242.7424, 2),
+))  # fmt: skip
+PILE_41738 = MatScene((
+    TrueWink("g3", 684.1246, -207.9621, 0), TrueWink("g6", 702.2714, -215.6595, 2),
+    TrueWink("r5", 688.7077, -213.1033, 1),
+))  # fmt: skip
+
+
+@pytest.mark.parametrize(("scene", "seed"), [(PILE_41667, 41667), (PILE_41738, 41738)])
+def test_a_level_higher_for_want_of_a_wink_under_the_lower_orders_nothing(
+    scene: MatScene, seed: int
+) -> None:
+    assert not _false(scene, seed)
