@@ -5,13 +5,14 @@ Its ``rimflat`` scene reaches the rim band's silhouette."""
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import numpy as np
 import pytest
 
-import vision.halves
 from bench.vision_time import CLOCKS, RIM_SCENE, _samples, rig_scene
 from vision.model import Posture
+from vision.silhouette import Segmented, segment_outlines
 
 
 def test_the_cpu_clock_leaves_out_waiting_and_the_wall_clock_counts_it() -> None:
@@ -34,13 +35,12 @@ def test_the_rim_scene_is_a_flat_coin_whose_classify_takes_the_silhouette(
     # (A clean flat coin takes no silhouette for its posture; this one takes
     # it for the rim band only, which is the time the scene is there to show.)
     taken = []
-    segment = vision.halves.segment_outlines
 
-    def counted(*args: object, **kwargs: object) -> object:
+    def counted(*args: Any, **kwargs: Any) -> Segmented | None:
         taken.append(1)
-        return segment(*args, **kwargs)  # type: ignore[arg-type]
+        return segment_outlines(*args, **kwargs)
 
-    monkeypatch.setattr(vision.halves, "segment_outlines", counted)
+    monkeypatch.setattr("vision.halves.segment_outlines", counted)
     _, rig_seed, landing = RIM_SCENE
     analyser, empty, preview, still, empty_still = rig_scene(rig_seed, landing)
     cands = analyser.candidates(preview, empty)
