@@ -15,6 +15,13 @@ per tree, alternating which goes first; each worker renders the same scenes
   on its own: never negative, and locate is not in it;
 - ``whole``: ``Analyser.analyse`` (locate + classify).
 
+One more scene, ``rimflat`` (whatever ``--seed``): a flat coin whose shadow
+measures 0.1-0.3 beyond a flat coin's, seen over 0.2 off vertical, so its
+classify takes the silhouette against the empty still for the rim band
+(``vision.rimband.by_band``), which the scenes above do not reach:
+``bench.vision --seed 100``'s landing 100019#0 (``RIM_SCENE``: tuning rig
+100019, its first landing, rendered as ``vision.synth.trial.trials`` does).
+
 Prints p50 / p95 of all samples per tree and the load average before and after.
 ``--clock cpu`` times each call by the CPU time the process spent on it
 (``time.process_time``: every thread's, OpenCV's workers included) instead of
@@ -44,6 +51,9 @@ if TYPE_CHECKING:
     from vision.model import Frame
 
 SCENES = {"flat": 0.0, "lean30": 30.0, "lean45": 45.0, "lean60": 60.0}
+RIM_SCENE = ("rimflat", 100019, 0)
+"""A scene's name, the tuning rig and its landing (0: the first) whose flat
+coin takes the rim band's silhouette (see the module's text)."""
 
 
 CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time.process_time}
@@ -71,7 +81,28 @@ def worker(repeats: int, seed: int, clock: str = "wall") -> dict[str, dict[str, 
         still = render(rig, design, land, seed=3, still=True, window=window)
         empty_still = render(rig, None, None, seed=4, still=True, window=window)
         out[name] = _time_scene(analyser, empty, preview, still, empty_still, repeats, clock)
+    name, rig_seed, landing = RIM_SCENE
+    out[name] = _time_scene(*rig_scene(rig_seed, landing), repeats, clock)
     return out
+
+
+def rig_scene(rig_seed: int, landing: int) -> tuple[Analyser, Frame, Frame, Frame, Frame]:
+    """Landing ``landing`` (0: the first) of ``bench.vision``'s rig ``rig_seed``,
+    rendered as :func:`vision.synth.trial.trials` renders it: the analyser,
+    the empty floor's preview, the preview, the still and the empty still."""
+    from vision.synth.scene import Landing, render, still_window
+    from vision.synth.trial import prepared
+
+    rig, rng, analyser, design, background = prepared(rig_seed)
+    for _ in range(landing + 1):
+        land = Landing.make(rng, rig.layout, cleet=0.2, near_line=0.3)
+        shot = int(rng.integers(1 << 30))  # (the renders draw on no stream)
+        seed = int(rng.integers(1 << 30))
+        window = still_window(rig, land, rng)
+    preview = render(rig, design, land, seed=shot)
+    still = render(rig, design, land, seed=seed, still=True, window=window)
+    empty_still = render(rig, None, None, seed=seed + 1, still=True, window=window)
+    return analyser, background, preview, still, empty_still
 
 
 def _time_scene(
@@ -173,7 +204,7 @@ def main() -> None:
     print(f"load after: {os.getloadavg()}")
     print("| scene | step | " + " | ".join(f"{n} p50 / p95 ms" for n in trees) + " |")
     print("| --- | --- | " + " | ".join("---" for _ in trees) + " |")
-    for scene in SCENES:
+    for scene in [*SCENES, RIM_SCENE[0]]:
         for step in ("locate", "classify", "whole"):
             cells = []
             for name in trees:

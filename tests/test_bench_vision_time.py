@@ -1,11 +1,18 @@
 """bench.vision_time's clocks: the CPU clock leaves out time spent waiting
-(for a CPU, on a loaded machine; here, asleep), the wall clock counts it."""
+(for a CPU, on a loaded machine; here, asleep), the wall clock counts it.
+Its ``rimflat`` scene reaches the rim band's silhouette."""
 
 from __future__ import annotations
 
 import time
+from typing import Any
 
-from bench.vision_time import CLOCKS, _samples
+import numpy as np
+import pytest
+
+from bench.vision_time import CLOCKS, RIM_SCENE, _samples, rig_scene
+from vision.model import Posture
+from vision.silhouette import Segmented, segment_outlines
 
 
 def test_the_cpu_clock_leaves_out_waiting_and_the_wall_clock_counts_it() -> None:
@@ -20,3 +27,26 @@ def test_the_cpu_clock_leaves_out_waiting_and_the_wall_clock_counts_it() -> None
     assert len(wall) == len(cpu) == 3
     assert min(wall) >= 0.07
     assert all(0.02 <= t < 0.045 for t in cpu)
+
+
+def test_the_rim_scene_is_a_flat_coin_whose_classify_takes_the_silhouette(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # (A clean flat coin takes no silhouette for its posture; this one takes
+    # it for the rim band only, which is the time the scene is there to show.)
+    taken = []
+
+    def counted(*args: Any, **kwargs: Any) -> Segmented | None:
+        taken.append(1)
+        return segment_outlines(*args, **kwargs)
+
+    monkeypatch.setattr("vision.halves.segment_outlines", counted)
+    _, rig_seed, landing = RIM_SCENE
+    analyser, empty, preview, still, empty_still = rig_scene(rig_seed, landing)
+    cands = analyser.candidates(preview, empty)
+    on_sensor = [[cands[0].x + preview.origin[0], cands[0].y + preview.origin[1]]]
+
+    x, y = analyser.calibration.to_floor(np.array(on_sensor), preview.full_size)[0]
+    seen = analyser._judge(still, float(x), float(y), [], empty, empty_still)
+    assert seen is not None and seen.posture is Posture.FLAT
+    assert taken == [1]
