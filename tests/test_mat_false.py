@@ -102,3 +102,28 @@ def test_a_level_higher_for_want_of_a_wink_under_the_lower_orders_nothing(
     scene: MatScene, seed: int
 ) -> None:
     assert not _false(scene, seed)
+
+
+# Tuning seeds 40722 (g2 on b4 on g1) and 41033 (g6 on r1 on g2): the overlap
+# of the lower two lies under the top one, of the bottom one's colour; what
+# shows of it clear of the top one is a strip of the middle wink's face
+# under a pixel of the still wide, between the bottom wink's face beyond
+# the middle one's rim and the top one's face over it. The blur read it in
+# the bottom wink's colour (10 and 4 votes to none): bottom on middle. A
+# point votes for a colour only a pixel clear of such rims
+# (`relations.BLUR_PX`).
+PILE_40722 = MatScene((
+    TrueWink("b4", -478.6731, 144.4912, 1), TrueWink("g1", -477.8440, 128.2292, 0),
+    TrueWink("g2", -470.1529, 139.3506, 2),
+))  # fmt: skip
+PILE_41033 = MatScene((
+    TrueWink("g2", -781.4936, 186.2214, 0), TrueWink("g6", -784.7921, 177.9012, 2),
+    TrueWink("r1", -789.9094, 173.2095, 1),
+))  # fmt: skip
+
+
+@pytest.mark.parametrize(("scene", "seed"), [(PILE_40722, 40722), (PILE_41033, 41033)])
+def test_a_sliver_blurred_by_faces_of_the_other_colour_orders_nothing(
+    scene: MatScene, seed: int
+) -> None:
+    assert not _false(scene, seed)
