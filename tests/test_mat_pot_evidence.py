@@ -83,7 +83,11 @@ def test_the_umpires_note_names_crops_of_the_opening_before_and_after(tmp_path: 
     assert np.array_equal(before, _in(frames[0], view))
     assert np.array_equal(after, _in(frames[1], view))
     evidence = Evidence(tmp_path / "journal.sqlite")
-    notes = pot_notes(evidence, 77, watch.notes, watch.openings)
+    # the cross-check weighed the pot for the wink seen nowhere: its note says so
+    assert dict(zip(watch.notes, watch.weighed, strict=True))[
+        next(n for n in watch.notes if n.startswith(f"{WINK} not seen"))
+    ]
+    notes = pot_notes(evidence, 77, watch.notes, watch.weighed, watch.openings)
     evidence.close()
     (note,) = [n for n in notes if n.startswith(f"{WINK} not seen")]
     for when, crop in (("before", before), ("after", after)):
@@ -115,7 +119,7 @@ def test_notes_not_about_the_pot_keep_no_crops(tmp_path: Path) -> None:
         "3 blue 22 mm winks seen, 2 not potted",
         "b5 not seen (lost, or hidden under another wink)",
     )
-    assert pot_notes(evidence, 5, notes, (crop, crop)) == notes
+    assert pot_notes(evidence, 5, notes, (False, False), (crop, crop)) == notes
     evidence.close()
     assert not (tmp_path / "journal-evidence").exists()
 
@@ -129,6 +133,7 @@ def test_the_mat_camera_puts_the_crops_in_the_shots_note(tmp_path: Path) -> None
         "g4 not seen (lost, or hidden under another wink; its colour in the pot's opening +3 mm2)",
         "y2 not seen (lost, or hidden under another wink)",
     )
+    watch.weighed = (True, False)
     watch.openings = (None, crop)
     camera.watch = watch
     camera._notes(9, "journal-evidence/shot-9.jpg")
@@ -148,7 +153,8 @@ def test_without_the_shots_still_kept_no_crops_are_tried(tmp_path: Path) -> None
     note = (
         "g4 not seen (lost, or hidden under another wink; its colour in the pot's opening +3 mm2)"
     )
-    watch.notes, watch.openings = (note,), (None, np.full((40, 40, 3), 90, np.uint8))
+    watch.notes, watch.weighed = (note,), (True,)
+    watch.openings = (None, np.full((40, 40, 3), 90, np.uint8))
     camera.watch = watch
     camera._notes(9, "")  # the still could not be kept: its failure is counted once
     assert camera.evidence is not None

@@ -58,6 +58,10 @@ class Converted:
     sightings: tuple[Sighting, ...]
     complete: bool
     notes: tuple[str, ...] = ()
+    weighed: tuple[bool, ...] = ()
+    """For each of ``notes``, whether the cross-check by conservation weighed
+    the pot in it (its colour's area in the opening): the umpire is then
+    shown the opening too."""
 
     def shot_input(self, wink: str | None = None) -> dict[str, JSON]:
         """The ``shot`` input table (as a scenario file or a command has it)."""
@@ -116,21 +120,25 @@ def to_sightings(
     by_id = {w.id: w for w in mat}
     before = {w.id: (w.x, w.y) if _placed(w) else None for w in mat}
     names: dict[int, str] = {}
-    notes: list[str] = []
+    notes: list[tuple[str, bool]] = []  # (note, whether the pot was weighed in it)
     for colour in COLOURS:
         for size in (22, 16):
             seen = [w for w in obs.winks if w.colour is colour and w.size == size]
             ids = [i for i in _ids(colour, size) if by_id[i].place is not Place.POTTED]
             if len(seen) > len(ids):
                 notes.append(
-                    f"{len(seen)} {colour.value} {size} mm winks seen, {len(ids)} not potted"
+                    (
+                        f"{len(seen)} {colour.value} {size} mm winks seen, {len(ids)} not potted",
+                        False,
+                    )
                 )
             names |= _assign(sorted(seen, key=lambda w: w.index), ids, before, played)
     out = [Sighting(names[w.index], w.x, w.y, on=_below(w, names))
            for w in obs.winks if w.index in names]  # fmt: skip
     out += _unseen(obs, mat, set(names.values()), notes, played, pot_before)
     out.sort(key=lambda s: WINK_IDS.index(s.id))
-    return Converted(tuple(out), len(out) == len(WINK_IDS), tuple(notes))
+    return Converted(tuple(out), len(out) == len(WINK_IDS), tuple(n for n, _ in notes),
+                     tuple(w for _, w in notes))  # fmt: skip
 
 
 def _placed(w: Wink) -> bool:
@@ -146,7 +154,7 @@ def _below(w: SeenWink, names: dict[int, str]) -> tuple[str, ...]:
     return tuple(sorted((names[i] for i in w.on if i in names), key=WINK_IDS.index))
 
 
-def _unseen(obs: MatObservation, mat: Mat, named: set[str], notes: list[str],
+def _unseen(obs: MatObservation, mat: Mat, named: set[str], notes: list[tuple[str, bool]],
             played: str | None, before: PotView | None) -> list[Sighting]:  # fmt: skip
     """Winks not seen on the mat: potted ones stay potted; as many more as
     the pot shows go in, the wink played first, then winks that were in play,
@@ -171,13 +179,15 @@ def _unseen(obs: MatObservation, mat: Mat, named: set[str], notes: list[str],
                 spare -= 1
             elif rise is not None and rise >= RISE_MM2:
                 out.append(Sighting(w.id, potted=True))
-                notes.append(f"{w.id} potted: not seen on the mat, no more {colour.value} "
-                             f"winks counted in the pot, but {rise:.0f} mm2 more "
-                             f"{colour.value} in its opening than before the shot")  # fmt: skip
+                note = (f"{w.id} potted: not seen on the mat, no more {colour.value} winks "
+                        f"counted in the pot, but {rise:.0f} mm2 more {colour.value} in its "
+                        "opening than before the shot")  # fmt: skip
+                notes.append((note, True))
                 rise = None
             else:
                 pot = "" if rise is None else f"; its colour in the pot's opening {rise:+.0f} mm2"
-                notes.append(f"{w.id} not seen (lost, or hidden under another wink{pot})")
+                notes.append((f"{w.id} not seen (lost, or hidden under another wink{pot})",
+                              rise is not None))  # fmt: skip
     return out
 
 

@@ -283,6 +283,9 @@ class ShotWatch:
         self.settle = settle or MatSettle()
         self.spec = spec or MatSpec()
         self.notes: tuple[str, ...] = ()
+        self.weighed: tuple[bool, ...] = ()
+        """For each of :attr:`notes`, whether the pot was weighed in it
+        (:attr:`vision.mat.convert.Converted.weighed`)."""
         """What the last shot's naming left for the umpire (winks not seen)."""
         self.first: FirstWink | None = None
         """Watches the previews for the first-played wink (None: not looked for)."""
@@ -348,7 +351,7 @@ class ShotWatch:
         potted = frozenset(w.id for w in mat if w.place is Place.POTTED)
         before = self.pot[0] if self.pot is not None and self.pot[1] == potted else None
         named = to_sightings(obs, mat, wink, before)
-        self.notes = named.notes
+        self.notes, self.weighed = named.notes, named.weighed
         after = frozenset(s.id for s in named.sightings if s.potted)
         self.pot = None if obs.pot is None else (obs.pot, after)
         crop = None if self.opening is None or obs.pot is None else self.opening(still, obs.pot)

@@ -288,7 +288,7 @@ class MatCamera:
         if watch is None or not watch.notes:
             return
         if self.evidence is not None and still:
-            watch.notes = pot_notes(self.evidence, mono, watch.notes, watch.openings)
+            watch.notes = pot_notes(self.evidence, mono, watch.notes, watch.weighed, watch.openings)
         for note in watch.notes:
             log.info("mat camera: the shot at %d: %s", mono, note)
 

@@ -169,19 +169,19 @@ class Evidence:
 Openings = tuple[np.ndarray | None, np.ndarray | None]
 
 
-def pot_notes(evidence: Evidence, mono: int, notes: Sequence[str], openings: Openings
-              ) -> tuple[str, ...]:  # fmt: skip
+def pot_notes(evidence: Evidence, mono: int, notes: Sequence[str], weighed: Sequence[bool],
+              openings: Openings) -> tuple[str, ...]:  # fmt: skip
     """``notes`` (a shot's, :attr:`vision.mat.settle.ShotWatch.notes`) with
     each one where the cross-check by conservation weighed the pot
-    (``"<id> not seen (...; its colour in the pot's opening +6 mm2)"``,
-    ``"<id> potted: ... 120 mm2 more ..."``: :func:`vision.mat.convert.to_sightings`
-    with a pot before) naming the crops of the pot's opening before and
-    after the shot (``openings``; either may be None: not seen, or no still
-    before), saved beside the journal as ``pot-before-<mono>.jpg`` and
+    (``weighed``, one flag a note: ``"<id> not seen (...; its colour in the
+    pot's opening +6 mm2)"``, ``"<id> potted: ... 120 mm2 more ..."``:
+    :func:`vision.mat.convert.to_sightings` with a pot before) naming the
+    crops of the pot's opening before and after the shot (``openings``;
+    either may be None: not seen, or no still before), saved beside the
+    journal as ``pot-before-<mono>.jpg`` and
     ``pot-after-<mono>.jpg``. Unchanged when no note is about the pot or no
     crop could be kept."""
-    about = [("not seen" in n or "potted:" in n) and "mm2" in n for n in notes]
-    if not any(about):
+    if not any(weighed):
         return tuple(notes)
     saved = []
     for when, crop in zip(("before", "after"), openings, strict=True):
@@ -193,7 +193,7 @@ def pot_notes(evidence: Evidence, mono: int, notes: Sequence[str], openings: Ope
     if not saved:
         return tuple(notes)
     where = f" (the pot's opening {'; '.join(saved)})"
-    return tuple(n + where if a else n for n, a in zip(notes, about, strict=True))
+    return tuple(n + where if a else n for n, a in zip(notes, weighed, strict=True))
 
 
 def _enlarged(crop: np.ndarray) -> np.ndarray:
