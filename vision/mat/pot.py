@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -286,22 +287,32 @@ def _winks(left: Mask, seen: Mask, ppm: float, bounds: tuple[float, float, float
         if len(mine) >= 2 or not merged[k]:
             continue
         one = np.asarray(piece == k, np.uint8)
-        if _dipped(one, seen, ppm):
+        smooth, contours = _smoothed(one, ppm)
+        if _dipped(smooth, contours, seen, ppm):
             count += min(2, len(mine) + merged[k]) - len(mine)
-        elif mine and 2 * mine[0] >= WHOLE_MM * ppm and _rim_rms(one, seen, ppm) >= RIM_RMS_MM:
+        elif (mine and 2 * mine[0] >= WHOLE_MM * ppm
+              and _rim_rms(one, contours, seen, ppm) >= RIM_RMS_MM):  # fmt: skip
             count += 1
     return count
 
 
-def _rim_rms(mask: Mask, seen: Mask, ppm: float) -> float:
-    """How far (RMS, mm) the outline of the piece ``mask`` (smoothed as for
-    :func:`_dipped`) strays from the circle fitted to it where it borders
-    bare pot (:data:`RIM_CLEAR_MM` from any other colour and from the
-    opening's edge), fitted again without the points off it by more than
-    :data:`RIM_OUTLIER_MM`; 0.0 with fewer than 8 such points."""
+def _smoothed(mask: Mask, ppm: float) -> tuple[Mask, Sequence[NDArray[np.int32]]]:
+    """The piece ``mask`` with its outline smoothed (:data:`DIP_SMOOTH_MM`),
+    and that outline's external contours: what :func:`_dipped` and
+    :func:`_rim_rms` read."""
     k = 2 * round(DIP_SMOOTH_MM * ppm) + 1
     smooth = np.asarray(cv2.GaussianBlur(mask * np.uint8(255), (k, k), 0) > 127, np.uint8)
     contours, _ = cv2.findContours(smooth, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    return smooth, [np.asarray(c, np.int32) for c in contours]
+
+
+def _rim_rms(mask: Mask, contours: Sequence[NDArray[np.int32]], seen: Mask, ppm: float) -> float:
+    """How far (RMS, mm) the outline of the piece ``mask`` (``contours``:
+    its smoothed outline's, :func:`_smoothed`) strays from the circle
+    fitted to it where it borders bare pot (:data:`RIM_CLEAR_MM` from any
+    other colour and from the opening's edge), fitted again without the
+    points off it by more than :data:`RIM_OUTLIER_MM`; 0.0 with fewer than
+    8 such points."""
     if not contours:
         return 0.0
     outline = max(contours, key=len).reshape(-1, 2)
@@ -325,12 +336,9 @@ def _off_circle(points: Floats) -> Floats:
     return np.asarray(np.hypot(points[:, 0] - x, points[:, 1] - y) - r, np.float64)
 
 
-def _dipped(mask: Mask, seen: Mask, ppm: float) -> bool:
-    """Whether the piece ``mask`` has a dip of bare pot (:data:`DIP_MM`),
-    its outline smoothed first (:data:`DIP_SMOOTH_MM`)."""
-    k = 2 * round(DIP_SMOOTH_MM * ppm) + 1
-    mask = np.asarray(cv2.GaussianBlur(mask * np.uint8(255), (k, k), 0) > 127, np.uint8)
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+def _dipped(mask: Mask, contours: Sequence[NDArray[np.int32]], seen: Mask, ppm: float) -> bool:
+    """Whether a piece, ``mask`` with its outline smoothed and ``contours``
+    that outline's (:func:`_smoothed`), has a dip of bare pot (:data:`DIP_MM`)."""
     for contour in contours:
         if len(contour) < 8:
             continue
