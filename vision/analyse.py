@@ -37,7 +37,7 @@ from vision.model import CoinFace, Frame, Image, Observation, Posture, Zone
 from vision.posture import Posed as _Posed
 from vision.posture import Settings as Settings
 from vision.posture import choose_outline as choose_outline
-from vision.posture import near_middle, under_middle
+from vision.posture import floor_point, near_middle, under_middle
 from vision.references import References
 from vision.rimband import by_band
 from vision.shadow import far_shadow
@@ -187,7 +187,7 @@ class Analyser:
             if found is not None and shape is None and not again:
                 # The preview located the coin with its shadow: look again
                 # around what changed, as a leaning coin's shadow cannot.
-                nx, ny = self._floor_point(found, x, y, half)
+                nx, ny = floor_point(found, x, y, half, self.settings)
                 return self._judge(still, nx, ny, reasons, background, empty_still, again=True)
             hull = None if segmented is None or shape is not found else segmented.hull
             posed = self._by_silhouette(edge, shape, faceless, hull)
@@ -258,13 +258,6 @@ class Analyser:
         resolution: an edge is a pixel or two wide)."""
         floor = self.crop(empty_still, x, y, half)
         return edge_silhouette(crop, floor, self.settings.crop_px)
-
-    def _floor_point(
-        self, outline: Ellipse, x: float, y: float, half: float
-    ) -> tuple[float, float]:
-        """The floor point (mm) of ``outline``'s centre in the crop around (x, y)."""
-        ppm = self.settings.crop_px / self.settings.coin_diameter_mm
-        return x - half + outline.x / ppm, y - half + outline.y / ppm
 
     def _by_silhouette(
         self,
@@ -365,7 +358,7 @@ class Analyser:
         (x, y); too close to call in or out within ``tolerance_mm`` plus
         ``slack`` (mm) of the line."""
         s, outline = self.settings, posed.outline
-        cx, cy = self._floor_point(outline, x, y, half)
+        cx, cy = floor_point(outline, x, y, half, s)
         coin_px = s.coin_diameter_mm * self.calibration.px_per_mm(cx, cy, still.full_size)
         if posed.posture is not Posture.FLAT:
             cx, cy = self._under(cx, cy, outline.ratio)

@@ -169,6 +169,15 @@ def band_offset(edge: Ellipse, shape: Ellipse, toward: float, ppm: float) -> flo
     return (dx * math.cos(toward) + dy * math.sin(toward)) / ppm
 
 
+def floor_point(
+    outline: Ellipse, x: float, y: float, half: float, settings: Settings
+) -> tuple[float, float]:
+    """The floor point (mm) of ``outline``'s centre in the crop (``half`` mm
+    each way) around (x, y)."""
+    ppm = settings.crop_px / settings.coin_diameter_mm
+    return x - half + outline.x / ppm, y - half + outline.y / ppm
+
+
 def near_middle(outline: Ellipse | None, crop: Image, diameter: float) -> Ellipse | None:
     """``outline``, unless it lies off where the coin was located (the crop's
     middle) by more than 3/4 of a diameter: then it is a seam, a line or the

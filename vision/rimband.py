@@ -36,7 +36,7 @@ import numpy as np
 from vision.coinface import Ellipse
 from vision.halves import Halves
 from vision.model import Image, Posture
-from vision.posture import Posed, Settings, band_offset
+from vision.posture import Posed, Settings, band_offset, floor_point
 
 RAYS = 72
 RING_MM = (-0.5, -0.25)
@@ -96,8 +96,7 @@ def by_band(
     if camera is None:
         return posed
     ppm = s.crop_px / s.coin_diameter_mm
-    x = halves.x - halves.half + posed.outline.x / ppm
-    y = halves.y - halves.half + posed.outline.y / ppm
+    x, y = floor_point(posed.outline, halves.x, halves.y, halves.half, s)
     short = reach <= s.band_doubt
     if short and math.hypot(x - camera[0], y - camera[1]) < s.ring_view * camera[2]:
         return posed  # (near the camera's floor point the band is too narrow to read)
