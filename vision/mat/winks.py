@@ -252,8 +252,7 @@ def _unexplained(cal: MatCalibration, es: EdgeSet, fits: list[Fit], masks: dict[
                    and math.hypot(o.x - g.x, o.y - g.y) < VOTED_APART_MM
                    for o in rest):  # fmt: skip
                 continue
-            mine = cal.to_mat(es.points[row], WINK_THICKNESS_MM)
-            ok[row] &= np.abs(np.hypot(mine[:, 0] - g.x, mine[:, 1] - g.y) - g.size / 2) < VOTED_MM
+            ok[row] &= _held(cal.to_mat(es.points[row], WINK_THICKNESS_MM), g)
         if g is None or g.rms > loose_mm:
             continue
         if any(o.colour is g.colour
@@ -286,6 +285,12 @@ still's 2.5 mm for fits of unlike sizes and the radii's 3 mm difference, as
 for a second circle in :func:`~vision.mat.onefit.dedupe`)."""
 
 
+def _held(points: NDArray[np.float64], f: Fit) -> NDArray[np.bool_]:
+    """Which of ``points`` (mm on the mat) lie on ``f``'s circle, within
+    :data:`VOTED_MM`."""
+    return np.abs(np.hypot(points[:, 0] - f.x, points[:, 1] - f.y) - f.size / 2) < VOTED_MM
+
+
 def _voted(cal: MatCalibration, es: EdgeSet, row: int, g: Fit | None) -> Fit | None:
     """``g``, the partial fit of candidate ``row``, or the circle of either
     size started where most of its points vote for (:func:`~vision.mat.fit.voted`)
@@ -298,8 +303,7 @@ def _voted(cal: MatCalibration, es: EdgeSet, row: int, g: Fit | None) -> Fit | N
     if g is not None and g.whole:
         return g
     pts = cal.to_mat(es.points[row][es.ok[row]], WINK_THICKNESS_MM)
-    if g is not None and (np.abs(np.hypot(pts[:, 0] - g.x, pts[:, 1] - g.y) - g.size / 2)
-                          < VOTED_MM).sum() >= len(pts) - 2:  # fmt: skip
+    if g is not None and _held(pts, g).sum() >= len(pts) - 2:
         return g  # it holds nearly all of them: no circle could hold many more
     starts = [(s, size, False) for size in (22, 16) for s in (voted(pts, size / 2),)
               if s is not None]  # fmt: skip
