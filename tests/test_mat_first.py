@@ -243,7 +243,7 @@ def test_after_a_restart_a_still_places_the_winks_behind_the_baselines_again(
     finally:
         table.close()
     if not look:
-        monkeypatch.setattr(mat_camera.MatCamera, "_look_behind", lambda *a: None)
+        monkeypatch.setattr(mat_camera.MatCamera, "_look", lambda *a: None)
     again = Table(tmp_path, monkeypatch)  # the service restarts, green to play
     try:
         again.places = places

@@ -22,12 +22,12 @@ from controller.games.tiddlywinks.camera_evidence import (  # noqa: E402
     Evidence,
     pot_notes,
 )
-from controller.games.tiddlywinks.geometry import Place, Wink  # noqa: E402
+from controller.games.tiddlywinks.geometry import Place, Wink, new_mat  # noqa: E402
 from tests.test_mat_live import Table  # noqa: E402
 from vision.mat.analyse import analyse  # noqa: E402
 from vision.mat.camera import MatView, calibrate_mat  # noqa: E402
 from vision.mat.layout import MatLayout  # noqa: E402
-from vision.mat.model import MatObservation  # noqa: E402
+from vision.mat.model import MatObservation, PotView  # noqa: E402
 from vision.mat.pot import find_pot, opening_box  # noqa: E402
 from vision.mat.render import MatRig, render  # noqa: E402
 from vision.mat.settle import ShotWatch  # noqa: E402
@@ -191,3 +191,61 @@ def test_a_live_shot_keeps_the_crops_its_note_names(
     assert len(paths) == 2
     for path in paths:
         assert cv2.imread(str(tmp_path / path)) is not None
+
+
+def test_a_still_is_looked_at_once_for_each_set_of_potted_winks() -> None:
+    # a restarted camera has no pot before the next shot: it wants one look;
+    # a still without the pot is not looked at again until a wink is potted
+    pots: list[PotView | None] = [None, PotView(0.0, 0.0, 30.0), PotView(0.0, 0.0, 30.0)]
+    looks = iter(pots)
+    watch = ShotWatch(lambda _: MatObservation((), next(looks)))
+    still = Frame(np.zeros((8, 8, 3), np.uint8))
+    mat = new_mat()
+    assert watch.wants_look(mat)
+    watch.look(still, mat)
+    assert watch.pot is None and not watch.wants_look(mat)
+    potted = tuple(Wink(w.id, Place.POTTED) if w.id == "g3" else w for w in mat)
+    assert watch.wants_look(potted)  # the engine potted g3 (a command, say)
+    watch.look(still, potted)
+    assert watch.pot == (pots[1], frozenset({"g3"})) and not watch.wants_look(potted)
+    assert watch.wants_look(mat)  # g3 taken out again: that pot is not the pot before
+    watch.look(still, mat)
+    assert watch.pot == (pots[2], frozenset()) and not watch.wants_look(mat)
+
+
+@pytest.mark.parametrize("look", [True, False])
+def test_after_a_restart_the_first_shot_has_the_pot_before(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, look: bool
+) -> None:
+    # the restarted camera reads a still once the mat is quiet, so the first
+    # shot's cross-check has the pot before it, and the umpire its crop
+    # (look=False: without that still, as before, neither)
+    table = Table(tmp_path, monkeypatch)
+    try:
+        table.start_play()
+        table.at(3.0)
+        places = dict(table.places)
+    finally:
+        table.close()
+    if not look:
+        monkeypatch.setattr(MatCamera, "_look", lambda *a: None)
+    again = Table(tmp_path, monkeypatch)  # the service restarts, blue to play
+    try:
+        again.places = places
+        again.show()  # as it lay: the camera's first frame, no motion
+        again.at(4.0)  # quiet previews
+        stopped = again.slide("b1", (-300.0, 60.0), 4.5)
+        again.at(stopped + 1.0)
+        camera: Any = again.service.camera
+        notes = camera.watch.notes
+        shots = again.inputs("shot")
+    finally:
+        again.close()
+    assert len(shots) == 1 and shots[0]["notes"] == list(notes)
+    weighed = [n for n in notes if "mm2" in n]
+    if look:
+        assert weighed and all(
+            "(the pot's opening before the shot: journal-evidence/" in n for n in weighed
+        )
+    else:  # no pot before: the winks not seen are noted, the pot not weighed
+        assert notes and not weighed

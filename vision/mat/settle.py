@@ -301,6 +301,38 @@ class ShotWatch:
         was the pot before, :attr:`pot`) and in the last shot's still: what
         the umpire looks at when the pot leaves a wink unnamed."""
         self._opening: Crop | None = None
+        self._looked: frozenset[str] | None = None
+        """The engine's potted winks when :meth:`look` last read a still."""
+
+    def wants_look(self, mat: Mat) -> bool:
+        """Whether a still of the quiet mat is wanted before the next shot
+        (:meth:`look`): no still has shown where the unplayed winks lie behind
+        their baselines (:attr:`first`), or none has shown the pot while the
+        engine's ``mat`` had its potted winks (after a restart, the
+        squidge-off, or an umpire's change), so the cross-check by
+        conservation would have no pot before the shot. One look for each set
+        of potted winks: a pot the still does not show is not looked for
+        again until that set changes."""
+        first = self.first
+        behind = first is not None and not first.read
+        if behind and any(w.place is Place.BASELINE for w in mat):
+            return True
+        potted = _potted(mat)
+        return (self.pot is None or self.pot[1] != potted) and self._looked != potted
+
+    def look(self, still: Frame, mat: Mat) -> None:
+        """A still of the quiet mat between shots (:meth:`wants_look`): where
+        the winks behind the baselines lie, and the pot before the next shot
+        with the engine's potted winks (its opening is the umpire's "before"
+        crop). No shot is read from it."""
+        obs = self.analyse(still)
+        if self.first is not None:
+            self.first.saw(obs, self.spec)
+        potted = _potted(mat)
+        self._looked = potted
+        self.pot = None if obs.pot is None else (obs.pot, potted)
+        crop = None if self.opening is None or obs.pot is None else self.opening(still, obs.pot)
+        self._opening = crop
 
     def preview(
         self, image: NDArray[np.generic], t_ns: int, still: Callable[[], Frame], mat: Mat,
@@ -348,7 +380,7 @@ class ShotWatch:
         obs = self.analyse(still)
         if self.first is not None:  # where the winks behind the baselines lie now
             self.first.saw(obs, self.spec)
-        potted = frozenset(w.id for w in mat if w.place is Place.POTTED)
+        potted = _potted(mat)
         before = self.pot[0] if self.pot is not None and self.pot[1] == potted else None
         named = to_sightings(obs, mat, wink, before)
         self.notes, self.weighed = named.notes, named.weighed
@@ -358,6 +390,11 @@ class ShotWatch:
         self.openings = (self._opening if before is not None else None, crop)
         self._opening = crop
         return Shot(t_ns=t_ns, winks=named.sightings, wink=wink, complete=named.complete)
+
+
+def _potted(mat: Mat) -> frozenset[str]:
+    """The winks ``mat`` has potted."""
+    return frozenset(w.id for w in mat if w.place is Place.POTTED)
 
 
 def moved(spec: MatSpec, mat: Mat, shot: Shot) -> bool:

@@ -52,7 +52,7 @@ from controller.games.tiddlywinks.camera_evidence import Evidence, pot_notes
 from controller.games.tiddlywinks.camera_first import FirstWink
 from controller.games.tiddlywinks.camera_squidge import SquidgeWatch
 from controller.games.tiddlywinks.events import Lineup, Shot, Squidge
-from controller.games.tiddlywinks.geometry import MatSpec, Place
+from controller.games.tiddlywinks.geometry import MatSpec
 from controller.games.tiddlywinks.state import Phase, State
 from controller.model import Event
 from controller.sensors.lines import Role
@@ -170,7 +170,7 @@ class MatCamera:
             watch.settle.expect_motion(mono)  # look again once frames come back
             return events
         if shot is None:
-            self._look_behind(mono, state, events)
+            self._look(mono, state, events)
             return events
         kept = self._kept("shot", mono, shot)
         return [*events, self._noted(mono, kept)]
@@ -198,24 +198,24 @@ class MatCamera:
         self.link.drop()
 
     # -- inside ----------------------------------------------------------------
-    def _look_behind(self, mono: int, state: Any, events: list[Event]) -> None:
-        """After a restart or a recalibration no still has shown where the
-        unplayed winks lie behind their baselines, so a shot played from there
-        could not be named from the previews: read one once the mat is quiet
-        (not in mid-shot), before the next shot."""
+    def _look(self, mono: int, state: Any, events: list[Event]) -> None:
+        """Read a still of the mat once it is quiet (not in mid-shot), before
+        the next shot, when the shot could not be judged from the previews
+        and the last still (:meth:`ShotWatch.wants_look`): after a restart,
+        a recalibration, the squidge-off or an umpire's change, no still has
+        shown where the unplayed winks lie behind their baselines (a shot
+        played from there is named from the previews), or the pot with the
+        engine's potted winks (the cross-check by conservation and the
+        umpire's crop of the pot's opening before the shot need it)."""
         watch = self.watch
-        first = None if watch is None else watch.first
-        if watch is None or first is None or first.read or not watch.settle.quiet:
+        if watch is None or not watch.settle.quiet or not watch.wants_look(state.mat):
             return
-        if not any(w.place is Place.BASELINE for w in state.mat):
-            return  # nothing behind the baselines to place
         try:
             still = self._still(mono, events)()
         except _NoStill:
             return  # tried again at the next quiet preview
         self._taken = None  # (no input is read from it: no evidence to keep)
-        if watch.first is first:  # (the still did not find the camera knocked)
-            first.saw(watch.analyse(still), watch.spec)
+        watch.look(still, state.mat)
 
     def _squidge(self, mono: int, state: Any, image: Any, events: list[Event]) -> list[Event]:
         """The squidge-off: a preview ``image`` (None: the shot button, read at
