@@ -6,7 +6,10 @@ colours, the pile's depth, whether the video's fits were grouped for the
 still's second look, what the video alone saw of the pair, and what the
 final observation saw (either wink not found, their fitted circles not
 overlapping past :data:`~vision.mat.relations.SQUOP_OVERLAP_MM`, or read
-the other way up).
+the other way up). A pair seen with neither on the other is "open, overlap
+hidden" where less than :data:`~vision.mat.synth.compare.DECIDABLE_MM2` of
+the true overlap shows past the winks above it (undecidable from above: the
+engine asks the umpire, 14), else "not linked".
 
 For a false squop "upper on lower" (seen, not true), the same columns, and
 as its cause what is true of the pair: the other wink is on top ("upside
@@ -34,7 +37,7 @@ from vision.mat.model import MatObservation, SeenWink
 from vision.mat.pot import find_pot, pot_mask
 from vision.mat.relations import SQUOP_OVERLAP_MM
 from vision.mat.render import MatRig, render
-from vision.mat.synth.compare import match, seen_pairs
+from vision.mat.synth.compare import DECIDABLE_MM2, match, overlap_shows, seen_pairs
 from vision.mat.synth.scene import MatScene, TrueWink, overlap, random_scene
 from vision.mat.winks import Fit, Picture, find_winks
 
@@ -99,7 +102,11 @@ def _verdict(obs: MatObservation, scene: MatScene, up: TrueWink, low: TrueWink) 
         return "upside down", f"{sizes}, seen overlap {ov:.1f} mm"
     if ov <= SQUOP_OVERLAP_MM:
         return "fits apart", f"{sizes}, seen overlap {ov:.1f} mm"
-    return "not linked", f"{sizes}, seen overlap {ov:.1f} mm"
+    shows = overlap_shows(up, low, scene.field())
+    detail = f"{sizes}, seen overlap {ov:.1f} mm, showing {shows:.2f} mm2"
+    if shows < DECIDABLE_MM2:
+        return "open, overlap hidden", detail  # undecidable from above: the umpire is asked
+    return "not linked", detail
 
 
 def _false_verdict(obs: MatObservation, scene: MatScene, up: TrueWink, low: TrueWink,

@@ -32,3 +32,22 @@ def test_false_squops_are_listed_with_the_truth_of_the_pair() -> None:
 
 def test_a_relation_seen_right_is_neither_missed_nor_false() -> None:
     assert listed(7, SCENE, _seen((), (0,), ()), _seen((), (), ()), []) == []
+
+
+# g1 (22 mm) lies on b1 and y1 (22 mm each), y1 on b1: their overlap lies
+# wholly under g1, so from above neither can be said to be on the other.
+PILE = MatScene((
+    TrueWink("b1", 0.0, 0.0), TrueWink("y1", 19.0, 0.0, 1), TrueWink("g1", 9.5, 0.0, 2),
+))  # fmt: skip
+
+
+def test_an_open_pair_whose_overlap_is_hidden_is_told_from_one_not_linked() -> None:
+    winks = (SeenWink(Colour.BLUE, 22, 0.0, 0.0, 0, ()),
+             SeenWink(Colour.YELLOW, 22, 19.0, 0.0, 1, ()),
+             SeenWink(Colour.GREEN, 22, 9.5, 0.0, 2, (0, 1)))  # fmt: skip
+    obs = MatObservation(winks, None)
+    hidden = [(m.upper, m.lower, m.cause) for m in listed(7, PILE, obs, obs, [])]
+    assert hidden == [("y1", "b1", "open, overlap hidden")]
+    shown = MatScene((TrueWink("b1", 0.0, 0.0), TrueWink("y1", 19.0, 0.0, 1)))
+    two = MatObservation(winks[:2], None)
+    assert [m.cause for m in listed(7, shown, two, two, [])] == ["not linked"]

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 
 import numpy as np
 from numpy.typing import NDArray
@@ -241,7 +241,7 @@ def stack(circ: list[Circle], colours: list[Colour], masks: dict[Colour, Mask],
         i_on_top = share > 0.5
         on[i if i_on_top else j].add(j if i_on_top else i)
     _one_colour(same, on, grey, cal, circ, colours)
-    while unsure:  # again while a pair left undecided may be decided by the others' levels
+    while True:  # again while a pair left undecided may be decided by the others' levels
         levels = pile_levels(len(circ), on)
         left = []
         for i, j, others in unsure:
@@ -268,10 +268,29 @@ def stack(circ: list[Circle], colours: list[Colour], masks: dict[Colour, Mask],
                     continue  # nothing of the overlap shows: neither is said to be on top
                 i_on_top = na > nb
             on[i if i_on_top else j].add(j if i_on_top else i)
-        if len(left) == len(unsure):
-            break
+        ordered = len(left) < len(unsure)
         unsure = left
+        if not (_through(same, on) or ordered):
+            break
     return on
+
+
+def _through(pairs: list[tuple[int, int, list[int]]], on: dict[int, set[int]]) -> bool:
+    """Order each pair of one colour left open by the winks between them:
+    i on k ... on j (:func:`_above`), and not j above i (a loop is a misread);
+    whether any was. A wink above another that it overlaps lies on it
+    (session 13: tuning seed 41086, b1 on g6 on b2, all three overlapping,
+    b1 on b2 left open: b1/g6 was ordered only after the pairs of one colour
+    were)."""
+    ordered = False
+    for i, j, _ in pairs:
+        if j in on[i] or i in on[j]:
+            continue
+        up, down = _above(i, j, on), _above(j, i, on)
+        if up != down:
+            on[i if up else j].add(j if up else i)
+            ordered = True
+    return ordered
 
 
 def _above(i: int, j: int, on: dict[int, set[int]]) -> bool:
@@ -300,13 +319,15 @@ def _one_colour(pairs: list[tuple[int, int, list[int]]], on: dict[int, set[int]]
         else:
             foreign = [k for k, c in enumerate(colours) if c is not colours[i]
                        and not (k in on[i] and k in on[j])]  # fmt: skip
-            i_on_top = _edge_over(grey, cal, circ, i, j, foreign)
+            under = _reached(i, on) | _reached(j, on)
+            i_on_top = _edge_over(grey, cal, circ, i, j, foreign, under)
         if i_on_top is not None:
             on[i if i_on_top else j].add(j if i_on_top else i)
 
 
 def _edge_over(grey: NDArray[np.uint8], cal: MatCalibration, circ: list[Circle], i: int,
-               j: int, foreign: list[int]) -> bool | None:  # fmt: skip
+               j: int, foreign: list[int],
+               under: Set[int] = frozenset()) -> bool | None:  # fmt: skip
     """One colour: i lies on j (i's edge on j's face is the darker), judged
     clear of third winks over both (their dark edges and shadows fall on
     the two edges). Where an edge runs wholly under or along them, judged
@@ -317,7 +338,14 @@ def _edge_over(grey: NDArray[np.uint8], cal: MatCalibration, circ: list[Circle],
     third wink's edge and shadow and all, and read upside down on tuning
     seeds 32402, 32508, 32614, 33085, 33351: false squops, where leaving
     the pair undecided costs only the miss.) Edges whose greys differ by
-    less than :data:`EDGE_T_MIN` standard errors: None too."""
+    less than :data:`EDGE_T_MIN` standard errors: None too.
+
+    Where those hide an edge, it is read again clear of only the third
+    winks not known to lie under either of the pair (``under``): a wink
+    under j shows nowhere in j's disc, where i's edge would run, nor can it
+    lie over i where j's edge would (j over it, it over i, i over j is a
+    loop); likewise under i (session 13: tuning seeds 40151, r4 on r5 on y2,
+    and 40241, y2 on y6 on g2, left open)."""
     a, b = circ[i], circ[j]
     third = [k for k, c in enumerate(circ) if k not in (i, j)
              and overlap(c, a) > 0 and overlap(c, b) > 0]  # fmt: skip
@@ -326,8 +354,13 @@ def _edge_over(grey: NDArray[np.uint8], cal: MatCalibration, circ: list[Circle],
         wa, wb = _arcs(grey, cal, a, b, [])
         fa, fb = _arcs(grey, cal, a, b, [circ[k] for k in third if k in foreign])
         if (not len(fa) and len(wa)) or (not len(fb) and len(wb)):
-            return None  # hidden by a wink of another colour, not merely too short to read
-        da, db = (fa, fb) if len(fa) and len(fb) else (wa, wb)
+            # hidden by a wink of another colour, not merely too short to read;
+            # but a wink known to lie under either of the pair hides neither edge
+            da, db = _arcs(grey, cal, a, b, [circ[k] for k in third if k not in under])
+            if not (len(da) and len(db)):
+                return None
+        else:
+            da, db = (fa, fb) if len(fa) and len(fb) else (wa, wb)
     if not (len(da) and len(db)):
         return len(da) > 0  # an edge seen nowhere counts as the lighter
     gap = float(db.mean() - da.mean())
