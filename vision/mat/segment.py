@@ -44,29 +44,25 @@ def colour_masks(image: NDArray[np.uint8], region: Mask) -> dict[Colour, Mask]:
         return out
     hsv = cv2.cvtColor(image[y0 : y0 + h, x0 : x0 + w], cv2.COLOR_BGR2HSV)
     hue, sat, val = cv2.split(hsv)
-    chroma = cv2.multiply(sat, val, scale=1 / 255)
-    # OpenCV's own 0/255 threshold, look-ups and ands, each colour's written
-    # straight into its mask: the masks numpy made, in fewer passes over
-    # half the frame
-    _, strong = cv2.threshold(chroma, CHROMA_MIN, 255, cv2.THRESH_BINARY)
-    strong = cv2.bitwise_and(strong, region[y0 : y0 + h, x0 : x0 + w])
-    for c in COLOURS:
-        cv2.bitwise_and(cv2.LUT(hue, _HUE_MASK[c]), strong, dst=out[c][y0 : y0 + h, x0 : x0 + w])
+    chroma = np.asarray(cv2.multiply(sat, val, scale=1 / 255), np.uint8)
+    strong = cv2.bitwise_and(np.asarray(chroma > CHROMA_MIN, np.uint8),
+                             region[y0 : y0 + h, x0 : x0 + w])  # fmt: skip
+    code = np.asarray(cv2.multiply(cv2.LUT(hue, _HUE_CODE), strong), np.uint8)  # a bit per colour
+    for k, c in enumerate(COLOURS):
+        out[c][y0 : y0 + h, x0 : x0 + w] = ((code & np.uint8(1 << k)) > 0) * np.uint8(255)
     return out
 
 
-def _hue_masks() -> dict[Colour, NDArray[np.uint8]]:
-    out = {}
-    for colour in COLOURS:
-        lut = np.zeros(256, np.uint8)
+def _hue_code() -> NDArray[np.uint8]:
+    lut = np.zeros(256, np.uint8)
+    for k, colour in enumerate(COLOURS):
         for lo, hi in HUES[colour]:
-            lut[lo : hi + 1] = 255
-        out[colour] = lut
-    return out
+            lut[lo : hi + 1] |= 1 << k
+    return lut
 
 
-_HUE_MASK = _hue_masks()
-"""Hue (0-180) to 255 where each colour's bands hold it."""
+_HUE_CODE = _hue_code()
+"""Hue (0-180) to a bit per colour whose band holds it."""
 
 
 @dataclass(frozen=True, slots=True)
