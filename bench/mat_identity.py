@@ -14,7 +14,7 @@ it imported. The frames, rigs and stills are ``bench.mat``'s (the second
 look at piles included; ``--video-only`` leaves it out). Compared: every
 field of every seen wink (colour, size, x, y, index, on, covered, level,
 in_field, on_mat, pot_distance_mm, fit_mm), the pot (x, y, rim, potted
-counts) and the calibration RMS; floats to 1e-9 (exact equality is counted
+counts, colour areas) and the calibration RMS; floats to 1e-9 (exact equality is counted
 too).
 """
 
@@ -53,7 +53,9 @@ def record(obs: MatObservation) -> Record:
     if obs.pot is not None:
         pot = {"x": obs.pot.x, "y": obs.pot.y, "rim_mm": obs.pot.rim_mm,
                "potted": {c.value: n for c, n in sorted(obs.pot.potted.items(),
-                                                        key=lambda kv: kv[0].value)}}  # fmt: skip
+                                                        key=lambda kv: kv[0].value)},
+               "areas": {c.value: a for c, a in sorted(obs.pot.areas.items(),
+                                                       key=lambda kv: kv[0].value)}}  # fmt: skip
     return {"winks": winks, "pot": pot, "calibration_rms_mm": obs.calibration_rms_mm,
             "notes": list(obs.notes)}  # fmt: skip
 

@@ -30,13 +30,12 @@ from vision.mat.model import MatObservation, PotView, SeenWink
 from vision.mat.pot import (
     VIDEO_PATCH_MM,
     Pot,
-    colour_areas,
     find_pot,
     near,
     opening_box,
     polygon_mask,
     pot_mask,
-    potted,
+    potted_and_areas,
 )
 from vision.mat.winks import Fit, Found, Picture, find_winks
 from vision.model import Frame
@@ -78,8 +77,11 @@ class MatAnalyser:
         pot_view = None
         if pot is not None:
             pot_view = self.pot_view(frame, still, pot)
+        px, py = near(pot, spec)
+        here = replace(spec, pot_x_mm=px, pot_y_mm=py)  # once a frame, not once a wink
+        covered: set[int] = set().union(*found.on.values())
         return MatObservation(
-            tuple(self._seen(i, f, found, pot) for i, f in enumerate(found.fits)),
+            tuple(self._seen(i, f, found, here, i in covered) for i, f in enumerate(found.fits)),
             pot_view, self.cal.rms_mm)  # fmt: skip
 
     def potted(self, frame: Frame, still: Still | None, pot: Pot) -> dict[Colour, int]:
@@ -97,9 +99,10 @@ class MatAnalyser:
         if crop is None:
             return PotView(pot.x, pot.y, pot.rim, dict.fromkeys(COLOURS, 0))
         image, cal, in_still = crop
-        counts = (potted(image, cal, pot, spec) if in_still
-                  else potted(image, cal, pot, spec, VIDEO_PATCH_MM, edges=False))  # fmt: skip
-        return PotView(pot.x, pot.y, pot.rim, counts, colour_areas(image, cal, pot, spec))
+        counts, areas = (potted_and_areas(image, cal, pot, spec) if in_still
+                         else potted_and_areas(image, cal, pot, spec, VIDEO_PATCH_MM,
+                                               edges=False))  # fmt: skip
+        return PotView(pot.x, pot.y, pot.rim, counts, areas)
 
     def _opening(self, frame: Frame, still: Still | None, pot: Pot
                  ) -> tuple[NDArray[np.uint8], MatCalibration, bool] | None:  # fmt: skip
@@ -116,12 +119,11 @@ class MatAnalyser:
         x0, y0, w, h = box
         return frame.image[y0 : y0 + h, x0 : x0 + w], self.cal.crop(1.0, box), False
 
-    def _seen(self, i: int, f: Fit, found: Found, pot: Pot | None) -> SeenWink:
+    def _seen(self, i: int, f: Fit, found: Found, here: MatSpec, covered: bool) -> SeenWink:
+        """Fit ``i`` as seen: ``here`` is the mat with the pot where it was
+        seen, ``covered`` whether a wink lies on it."""
         spec = self.layout.spec
-        px, py = near(pot, spec)
         probe = Wink("b1" if f.size == 22 else "b3", Place.FIELD, f.x, f.y)
-        here = replace(spec, pot_x_mm=px, pot_y_mm=py)
-        covered = any(i in below for below in found.on.values())
         return SeenWink(f.colour, f.size, f.x, f.y, i, tuple(sorted(found.on[i])), covered,
                         found.levels[i], geo_in_field(spec, probe), geo_on_mat(spec, probe),
                         geo_pot_distance(here, probe), f.rms)  # fmt: skip

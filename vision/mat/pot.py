@@ -227,11 +227,26 @@ def potted(image: NDArray[np.uint8], cal: MatCalibration, pot: Pot, spec: MatSpe
     Two winks of one colour stacked with no edge seen between them count as
     two when the bare pot shows in a dip of their outline (:data:`DIP_MM`),
     else as one."""
-    window = polygon_mask(cal.size, cal.to_pixels(_opening(pot, spec), POT_HEIGHT_MM))
-    ppm = cal.px_per_mm(pot.x, pot.y, POT_FLOOR_MM + WINK_THICKNESS_MM)
+    return potted_and_areas(image, cal, pot, spec, patch_mm, edges)[0]
+
+
+def colour_areas(image: NDArray[np.uint8], cal: MatCalibration, pot: Pot, spec: MatSpec
+                 ) -> dict[Colour, float]:  # fmt: skip
+    """How much of each colour shows through the opening in ``image`` (a
+    crop as for :func:`potted`), mm² at the height of a wink on the pot's
+    floor: the same pixels :func:`potted` counts winks in, edges and all."""
+    _, ppm, masks = _opening_masks(image, cal, pot, spec)
+    return _areas(masks, ppm)
+
+
+def potted_and_areas(image: NDArray[np.uint8], cal: MatCalibration, pot: Pot, spec: MatSpec,
+                     patch_mm: float = PATCH_MM, edges: bool = True,
+                     ) -> tuple[dict[Colour, int], dict[Colour, float]]:  # fmt: skip
+    """:func:`potted` and :func:`colour_areas` from one pass of the colour
+    masks (each made them for itself until session 13)."""
+    window, ppm, masks = _opening_masks(image, cal, pot, spec)
     least, near, span = patch_mm / 2 * ppm, CLUSTER_MM * ppm, SPAN_MM * ppm
     counts = dict.fromkeys(COLOURS, 0)
-    masks = colour_masks(image, window)
     coloured = np.zeros(window.shape, np.uint8)
     for mask in masks.values():
         coloured |= mask
@@ -240,17 +255,20 @@ def potted(image: NDArray[np.uint8], cal: MatCalibration, pot: Pot, spec: MatSpe
     for colour, mask in masks.items():
         left = np.pad(np.asarray(cv2.bitwise_and(mask, cut), np.uint8), 1)
         counts[colour] = _winks(left, seen, ppm, (least, near, span, CRESCENT_MM * ppm))
-    return counts
+    return counts, _areas(masks, ppm)
 
 
-def colour_areas(image: NDArray[np.uint8], cal: MatCalibration, pot: Pot, spec: MatSpec
-                 ) -> dict[Colour, float]:  # fmt: skip
-    """How much of each colour shows through the opening in ``image`` (a
-    crop as for :func:`potted`), mm² at the height of a wink on the pot's
-    floor: the same pixels :func:`potted` counts winks in, edges and all."""
+def _opening_masks(image: NDArray[np.uint8], cal: MatCalibration, pot: Pot, spec: MatSpec
+                   ) -> tuple[Mask, float, dict[Colour, Mask]]:  # fmt: skip
+    """The opening's window in ``image``, the pixels per mm at a potted
+    wink's face and the colour masks within the window."""
     window = polygon_mask(cal.size, cal.to_pixels(_opening(pot, spec), POT_HEIGHT_MM))
     ppm = cal.px_per_mm(pot.x, pot.y, POT_FLOOR_MM + WINK_THICKNESS_MM)
-    return {c: cv2.countNonZero(m) / ppm**2 for c, m in colour_masks(image, window).items()}
+    return window, ppm, colour_masks(image, window)
+
+
+def _areas(masks: dict[Colour, Mask], ppm: float) -> dict[Colour, float]:
+    return {c: cv2.countNonZero(m) / ppm**2 for c, m in masks.items()}
 
 
 def _winks(left: Mask, seen: Mask, ppm: float, bounds: tuple[float, float, float, float]) -> int:
@@ -376,4 +394,5 @@ __all__ = [
     "polygon_mask",
     "pot_mask",
     "potted",
+    "potted_and_areas",
 ]

@@ -99,10 +99,11 @@ def candidates(masks: dict[Colour, Mask], r_small_px: float) -> list[Candidate]:
         x0, y0 = max(x - 1, 0), max(y - 1, 0)
         x1, y1 = min(x + w + 1, wid), min(y + h + 1, hgt)
         for colour, m in masks.items():
+            if cv2.countNonZero(m[y0:y1, x0:x1]) < smallest:
+                continue  # counted before it is copied: most colours are not in most blobs
             roi = np.zeros((y1 - y0 + 4, x1 - x0 + 4), np.uint8)
             roi[2:-2, 2:-2] = m[y0:y1, x0:x1]
-            if cv2.countNonZero(roi) >= smallest:
-                out += _peaks(roi, colour, least, x0 - 2, y0 - 2, blob)
+            out += _peaks(roi, colour, least, x0 - 2, y0 - 2, blob)
     return out
 
 
