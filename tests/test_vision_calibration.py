@@ -109,3 +109,18 @@ def test_a_camera_looking_straight_down_without_a_lens_is_not_placed() -> None:
     # A pure scale and shift: no perspective, so no focal length to find.
     h = np.array([[0.4, 0.0, 340.0], [0.0, 0.4, 60.0], [0.0, 0.0, 1.0]])
     assert Calibration(h, (1280, 720)).camera() is None
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="A camera nearly straight over the square (tuning rig 100008: its floor point "
+    "96 mm from the square's middle, 2.13 m up) leaves the focal length to the homography's "
+    "noise: Calibration.camera puts it 5.7-6.4 m up. The two constraints on f then disagree "
+    "(the least-squares f leaves 0.84 of them unmet, against at most 0.17 on 59 other "
+    "tuning rigs), which could say 'no estimate'; not fixed in session 13 (b-cleet4)",
+)
+def test_a_camera_nearly_straight_down_is_placed_or_not_at_all() -> None:
+    rig = Rig.make(100008)
+    camera = calibrate(render(rig, None, None, seed=1), rig.layout).camera()
+    height = rig.camera.position[2]
+    assert camera is None or abs(camera[2] / height - 1) < 0.1

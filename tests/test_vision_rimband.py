@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 
+from bench.vision_time import rig_scene
 from tests.test_vision_cleets import _registered_landing
 from vision.model import Posture
 from vision.synth.scene import Landing
@@ -31,3 +32,25 @@ def test_the_same_coin_flat_there_is_its_face() -> None:
     land = Landing(452.6, 164.1, "tails", rotation_deg=143.6)
     obs = _registered_landing(100006, land, 20)
     assert obs.verdict == "tails", obs.reasons
+
+
+def test_a_round_coin_with_a_longer_shadow_and_its_ring_on_the_far_side_is_leaning() -> None:
+    # Landing 64 of rig 110009 (bench.vision --seed 110, tuning): leaning 41
+    # degrees, seen 21 degrees off vertical, round to the edge fit (0.985);
+    # main called it heads. Its shadow reaches 0.60 beyond a flat coin's
+    # (past ``band_shadow``, short of ``far_shadow``), its edge fit's centre
+    # 0.26 mm beyond its silhouette's (short of ``band_offset_mm``) and the
+    # ring inside the silhouette is darker on the far side (0.15) more than
+    # across (0.08): session 13's ``ring_offset_far_mm``.
+    analyser, empty, preview, still, empty_still = rig_scene(110009, 64)
+    obs = analyser.analyse(preview, still, empty, empty_still)
+    assert any("rim band" in r and "on the far side: leaning" in r for r in obs.reasons), (
+        obs.reasons
+    )
+    assert obs.posture is Posture.LEANING and obs.verdict == "edge", obs.reasons
+
+
+def test_the_same_coin_flat_on_that_rig_is_its_face() -> None:
+    land = Landing(1378.9, 652.1, "heads", rotation_deg=250.6)
+    obs = _registered_landing(110009, land, 20)
+    assert obs.verdict == "heads", obs.reasons

@@ -119,6 +119,15 @@ class Settings:
     flat coin's by more than ``ring_shadow`` (a tenth of ``far_shadow``).
     On tuning seeds 100 and 110 (ordinary landings) and ``bench.vision_rim``'s
     class on seeds 120 and 130: no flat coin beyond all four cuts."""
+    ring_offset_far_mm: float = 0.2
+    """With a shadow beyond ``band_shadow`` (flat coins measure that
+    rarely: 13 of about 2,930 judged flat with a silhouette on tuning seeds
+    100 and 110), the ring's two cuts and an edge-fit offset beyond this
+    (short of ``band_offset_mm``) make the coin leaning. On those seeds no
+    flat coin with a shadow of 0.3-0.72 passed the ring's cuts (30: their
+    ring reads the band on the near side), two cleets did; this adds
+    110009#64 (shadow 0.60, offset 0.26 mm, ring 0.15 along, 0.08 across;
+    ``bench.vision_band``)."""
     sliver: tuple[float, float, float] = (0.8, 1.6, 0.6)
     """No outline found, but what changed against the empty still is one
     solid blob this long (shortest, longest) and at most this wide, in coin

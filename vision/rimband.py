@@ -116,14 +116,16 @@ def by_band(
 def _by_ring(
     posed: Posed, halves: Halves, reach: float, toward: float, s: Settings, edge: Ellipse
 ) -> Posed:
-    """:func:`by_band` for a short shadow (``Settings.ring_band``), ``toward``
-    the direction to the camera's floor point."""
+    """:func:`by_band` by the ring (``Settings.ring_band``): for a short
+    shadow, or a longer one whose outline's offset did not rule (beyond
+    ``band_shadow`` an offset beyond ``ring_offset_far_mm`` is enough),
+    ``toward`` the direction to the camera's floor point."""
     segmented = halves.segmented
     if reach <= s.ring_shadow or segmented is None:
         return posed
     ppm = s.crop_px / s.coin_diameter_mm
     off = band_offset(edge, segmented.fit, toward, ppm)
-    if off <= s.band_offset_mm:
+    if off <= (s.band_offset_mm if reach <= s.band_shadow else s.ring_offset_far_mm):
         return posed
     along, across = rim_harmonics(halves.full, segmented.fit, toward, ppm)
     if along <= s.ring_band or along <= s.ring_across * abs(across):
