@@ -34,3 +34,19 @@ def test_one_colour_edges_under_a_wink_of_their_colour_on_one_order_nothing(
     seen = seen_pairs(obs, m)
     assert not seen - true_pairs(scene)
     assert seen  # the wink on top is still read on the others
+
+
+# Tuning seed 42190: y2 on r2 on r5. y2 lies over nearly all of both edges
+# where r2 and r5 cross; one sample of each showed clear of it (70.0 and
+# 71.0 grey), no spread to weigh the difference by: r5 on r2.
+PILE_42190 = MatScene((
+    TrueWink("r5", 90.8799, 378.1675, 0), TrueWink("r2", 83.8331, 362.7717, 1),
+    TrueWink("y2", 79.4808, 373.234, 2),
+))  # fmt: skip
+
+
+def test_one_colour_edges_of_a_sample_each_order_nothing() -> None:
+    obs, m = benched(PILE_42190, 42190)
+    seen = seen_pairs(obs, m)
+    assert not seen - true_pairs(PILE_42190)
+    assert {("y2", "r2"), ("y2", "r5")} <= seen
