@@ -359,20 +359,25 @@ def _edge_over(grey: NDArray[np.uint8], cal: MatCalibration, circ: list[Circle],
         da, db = (fa, fb) if len(fa) and len(fb) else (wa, wb)
     if not (len(da) and len(db)):
         return len(da) > 0  # an edge seen nowhere counts as the lighter
-    if min(len(da), len(db)) < EDGE_SAMPLES_MIN:
-        return None  # one grey has no spread: the standard error is unknown, not nought
+    if max(len(da), len(db)) < EDGE_SAMPLES_MIN:
+        return None  # neither grey has a spread: the standard error is unknown, not nought
+    va = da.var() if len(da) >= EDGE_SAMPLES_MIN else db.var()  # one edge's spread for both
+    vb = db.var() if len(db) >= EDGE_SAMPLES_MIN else da.var()
     gap = float(db.mean() - da.mean())
-    if abs(gap) <= EDGE_T_MIN * math.sqrt(da.var() / len(da) + db.var() / len(db)):
+    if abs(gap) <= EDGE_T_MIN * math.sqrt(va / len(da) + vb / len(db)):
         return None
     return gap > 0
 
 
 EDGE_SAMPLES_MIN = 2
-"""The fewest samples (0.4-0.7 mm apart) each edge must have for two edges of
-one colour to be compared by their standard errors (session 13): an edge
-of one sample has no spread, and until then any difference ordered the
-pair (tuning seed 42190: r5 and r2 under y2, one sample each clear of it,
-70.0 and 71.0 grey: r5 on r2, upside down)."""
+"""The fewest samples (0.4-0.7 mm apart) an edge of one colour must have for
+its own spread of grey to weigh it (session 13). An edge of fewer is
+weighed by the other's spread; two such edges are not compared: one
+sample has no spread, and until then its standard error of nought let
+any difference order the pair (tuning seed 42190: r5 and r2 under y2, one
+sample each clear of it, 70.0 and 71.0 grey: r5 on r2, upside down; seeds
+42072, 42077, 42131 read right with one sample against 22, 2 and 7 still
+do, at 1.2-6.9 standard errors)."""
 
 EDGE_T_MIN = 1.0
 """Two edges of one colour order the pair only where their mean greys differ
