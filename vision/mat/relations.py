@@ -116,10 +116,15 @@ def clear_votes(mask_a: Mask, mask_b: Mask, cal: MatCalibration, a: Circle, b: C
     :func:`lens_share`'s half-millimetre grid, kept half a millimetre inside
     both rims, misses.
 
-    A point votes for a's colour only more than a pixel of ``cal`` inside
-    b's rim and beyond the dark edge of every wink of ``like_a`` (winks of
-    ``over`` in a's colour), and for b's likewise: within a pixel of such a
-    rim the blur blends the colour beyond it into the point (:data:`BLUR_PX`)."""
+    a's colour has votes only where some point of the overlap lies more
+    than a pixel of ``cal`` inside b's rim and beyond the dark edge of every
+    wink of ``like_a`` (winks of ``over`` in a's colour), and b's likewise:
+    a strip no wider than that is all blur, the colour beyond such a rim
+    blended in (:data:`BLUR_PX`). Each point showing the colour then votes
+    once (session 13: until then a slip of the array shapes counted a
+    colour's points times its points clear of the rims, and counting only
+    the points both showing the colour and clear, as meant, left right
+    slivers of tuning seeds 42140, 42158, 42373 with no votes at all)."""
     x0, x1 = max(a[0] - a[2], b[0] - b[2]), min(a[0] + a[2], b[0] + b[2])
     y0, y1 = max(a[1] - a[2], b[1] - b[2]), min(a[1] + a[2], b[1] + b[2])
     if x1 <= x0 or y1 <= y0:
@@ -140,7 +145,8 @@ def clear_votes(mask_a: Mask, mask_b: Mask, cal: MatCalibration, a: Circle, b: C
         ok = dist[keep] < other[2] - pix  # a's colour counts only well inside b's rim
         for o in like:
             ok &= np.hypot(gx[keep] - o[0], gy[keep] - o[1]) > o[2] + 0.5 + pix
-        votes.append(int(((sample(mask, px)[:, 0] > least) & ok).sum()))  # (n, 1): one channel
+        shows = sample(mask, px)[:, 0] > least  # (n, 1): one channel
+        votes.append(int(shows.sum()) if ok.any() else 0)
     return votes[0], votes[1]
 
 
@@ -359,10 +365,13 @@ def _edge_over(grey: NDArray[np.uint8], cal: MatCalibration, circ: list[Circle],
         da, db = (fa, fb) if len(fa) and len(fb) else (wa, wb)
     if not (len(da) and len(db)):
         return len(da) > 0  # an edge seen nowhere counts as the lighter
-    if max(len(da), len(db)) < EDGE_SAMPLES_MIN:
-        return None  # neither grey has a spread: the standard error is unknown, not nought
     va = da.var() if len(da) >= EDGE_SAMPLES_MIN else db.var()  # one edge's spread for both
     vb = db.var() if len(db) >= EDGE_SAMPLES_MIN else da.var()
+    if max(len(da), len(db)) < EDGE_SAMPLES_MIN:  # neither has a spread: the whole edges'
+        wa, wb = _arcs(grey, cal, a, b, [])
+        if min(len(wa), len(wb)) < EDGE_SAMPLES_MIN:
+            return None
+        va, vb = wa.var(), wb.var()
     gap = float(db.mean() - da.mean())
     if abs(gap) <= EDGE_T_MIN * math.sqrt(va / len(da) + vb / len(db)):
         return None
@@ -372,12 +381,13 @@ def _edge_over(grey: NDArray[np.uint8], cal: MatCalibration, circ: list[Circle],
 EDGE_SAMPLES_MIN = 2
 """The fewest samples (0.4-0.7 mm apart) an edge of one colour must have for
 its own spread of grey to weigh it (session 13). An edge of fewer is
-weighed by the other's spread; two such edges are not compared: one
-sample has no spread, and until then its standard error of nought let
-any difference order the pair (tuning seed 42190: r5 and r2 under y2, one
-sample each clear of it, 70.0 and 71.0 grey: r5 on r2, upside down; seeds
-42072, 42077, 42131 read right with one sample against 22, 2 and 7 still
-do, at 1.2-6.9 standard errors)."""
+weighed by the other's spread, and two such edges by the spreads of the
+whole edges (third winks and all): one sample has no spread, and until
+then its standard error of nought let any difference order the pair
+(tuning seed 42190: r5 and r2 under y2, one sample each clear of it, 70.0
+and 71.0 grey: r5 on r2, upside down; seeds 42072, 42077, 42131 read right
+with one sample against 22, 2 and 7 still do, at 1.2-6.9 standard
+errors)."""
 
 EDGE_T_MIN = 1.0
 """Two edges of one colour order the pair only where their mean greys differ
