@@ -152,8 +152,9 @@ def clear_votes(mask_a: Mask, mask_b: Mask, cal: MatCalibration, a: Circle, b: C
 
 BLUR_PX = 1.0
 """How far (pixels of the picture read) from the rim of a face of another
-colour a point of an overlap must lie to vote for its own colour
-(:func:`clear_votes`). Until session 12 any point clear of the winks above
+colour some point of an overlap must lie for the overlap's points to vote
+for their own colour (:func:`clear_votes`; since session 13 asked of the
+sliver, not of each point). Until session 12 any point clear of the winks above
 voted: on tuning seed 40722 (g2 on b4 on g1) every point of g1/b4's overlap
 clear of g2 showed b4's face 0.2-0.6 mm inside b4's rim, a strip under a
 pixel of the still wide between g1's face beyond b4's rim and g2's over it;
