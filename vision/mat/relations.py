@@ -362,7 +362,8 @@ then its standard error of nought let any difference order the pair
 (tuning seed 42190: r5 and r2 under y2, one sample each clear of it, 70.0
 and 71.0 grey: r5 on r2, upside down; seeds 42072, 42077, 42131 read right
 with one sample against 22, 2 and 7 still do, at 1.2-6.9 standard
-errors)."""
+errors; 40333, one sample each, and 41033, one against 35 at 0.4, are
+now open, read right before)."""
 
 EDGE_T_MIN = 1.0
 """Two edges of one colour order the pair only where their mean greys differ
