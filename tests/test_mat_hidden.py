@@ -1,0 +1,58 @@
+"""False squops (issue 8, session 13): one-colour pairs whose edges another
+wink hides, or that show too little to weigh; the pair is to be left open
+(the engine asks the umpire, rule 14) rather than ruled upside down."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.mat_piles import benched
+from vision.mat.synth.compare import seen_pairs, true_pairs
+from vision.mat.synth.scene import MatScene, TrueWink
+
+# Tuning seed 42512: r5 on r3 on r2, all red. r5 (found as a ring on r2)
+# lies over both edges where r2 and r3 cross; compared whole, r5's edge and
+# shadow made r2's arc the darker: r2 on r3.
+PILE_42512 = MatScene((
+    TrueWink("r2", 301.264, 181.0121, 0), TrueWink("r3", 310.6395, 167.0601, 1),
+    TrueWink("r5", 302.4641, 175.4654, 2),
+))  # fmt: skip
+
+# Tuning seed 41476: b3 on b4 on b1, all blue; b3 over both edges where b1
+# and b4 cross (b-sliver's trace: b1 on b4 at 5.25 standard errors).
+PILE_41476 = MatScene((
+    TrueWink("b1", 747.1411, 258.3608, 0), TrueWink("b4", 752.3904, 270.7624, 1),
+    TrueWink("b3", 747.8961, 262.7569, 2),
+))  # fmt: skip
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="not cured: counting a wink of the pair's colour known on either among those that "
+    "hide their edges (session 13, reverted) left these two open but lost 8 right relations "
+    "in tuning 43000-43999 (whole edges read right at 5-50 standard errors) for none cured there",
+)
+@pytest.mark.parametrize(("scene", "seed"), [(PILE_42512, 42512), (PILE_41476, 41476)])
+def test_one_colour_edges_under_a_wink_of_their_colour_on_one_order_nothing(
+    scene: MatScene, seed: int
+) -> None:
+    obs, m = benched(scene, seed)
+    seen = seen_pairs(obs, m)
+    assert not seen - true_pairs(scene)
+    assert seen  # the wink on top is still read on the others
+
+
+# Tuning seed 42190: y2 on r2 on r5. y2 lies over nearly all of both edges
+# where r2 and r5 cross; one sample of each showed clear of it (70.0 and
+# 71.0 grey), no spread to weigh the difference by: r5 on r2.
+PILE_42190 = MatScene((
+    TrueWink("r5", 90.8799, 378.1675, 0), TrueWink("r2", 83.8331, 362.7717, 1),
+    TrueWink("y2", 79.4808, 373.234, 2),
+))  # fmt: skip
+
+
+def test_one_colour_edges_of_a_sample_each_order_nothing() -> None:
+    obs, m = benched(PILE_42190, 42190)
+    seen = seen_pairs(obs, m)
+    assert not seen - true_pairs(PILE_42190)
+    assert {("y2", "r2"), ("y2", "r5")} <= seen
