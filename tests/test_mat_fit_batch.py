@@ -4,10 +4,15 @@ on batching them; bench.mat_identity checks whole frames)."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
+import pytest
 
-from vision.mat.fit import RAYS, _faces, fixed_all
+from controller.games.tiddlywinks.geometry import Colour
+from vision.mat import fit
+from vision.mat.fit import RAYS, _faces, edges, fixed_all
 from vision.mat.pot import polygon_mask
+from vision.mat.segment import Candidate
 
 
 def _per_depth(raw: np.ndarray, inner: np.ndarray) -> np.ndarray:
@@ -28,6 +33,33 @@ def test_faces_in_one_call_are_each_candidates_own_median() -> None:
         got = _faces(raw, inner)
         assert got.dtype == np.float32
         assert np.array_equal(got, _per_depth(raw, inner))
+
+
+def test_edges_of_the_rays_sampled_in_two_parts_are_those_of_one_pass(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """:func:`edges` samples the rest of a ray only where its first part
+    (:data:`fit.HEAD` of the steps) has no edge: the points are those of
+    sampling every step of every ray (HEAD 1), to the bit."""
+    rng = np.random.default_rng(5)
+    image = np.full((160, 220, 3), (120, 130, 125), np.uint8)
+    colours = [(200, 60, 40), (40, 50, 210), (40, 190, 60), (30, 200, 220)]
+    cands = []
+    for i in range(9):
+        u, v, r = rng.uniform(30, 190), rng.uniform(30, 130), rng.uniform(6, 22)
+        cv2.circle(image, (int(u), int(v)), int(r), colours[i % 4], -1, cv2.LINE_AA)
+        cands.append(Candidate(Colour.BLUE, u, v, float(rng.uniform(1, r))))
+    image = np.asarray(cv2.GaussianBlur(image, (5, 5), 1.2), np.uint8)
+    blocked = np.zeros(image.shape[:2], np.uint8)
+    blocked[:20, :60] = 1  # a pot in one corner
+    monkeypatch.setattr(fit, "HEAD", 1.0)
+    whole = edges(image, cands, 30.0, blocked)
+    assert whole.ok.sum() > RAYS  # the rays find edges
+    for head in (0.1, 0.3, 0.6, 0.9):
+        monkeypatch.setattr(fit, "HEAD", head)
+        part = edges(image, cands, 30.0, blocked)
+        assert np.array_equal(part.points, whole.points)
+        assert np.array_equal(part.ok, whole.ok)
 
 
 def test_fixed_circles_of_many_rows_are_each_rows_own() -> None:

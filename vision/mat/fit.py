@@ -31,6 +31,7 @@ RAYS = 48
 STEP_PX = 0.25
 Floats = NDArray[np.float64]
 Bools = NDArray[np.bool_]
+F32 = NDArray[np.float32]
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,8 +46,11 @@ class EdgeSet:
 
 def edges(image: NDArray[np.uint8], cands: list[Candidate], reach_px: float,
           blocked: NDArray[np.uint8], step_px: float = STEP_PX) -> EdgeSet:  # fmt: skip
-    """Edge points of every candidate (one remap for all of them), sampled
-    every ``step_px`` along each ray."""
+    """Edge points of every candidate, sampled every ``step_px`` along each
+    ray: first the :data:`HEAD` share of every ray's steps (one remap for
+    all of them), then the rest of only the rays with no edge in it (each
+    step's value is the same whichever part it is computed in, so the
+    edges are the same to the bit as from every step of every ray)."""
     n = len(cands)
     if not n:
         return EdgeSet(cands, np.zeros((0, RAYS, 2)), np.zeros((0, RAYS), bool))
@@ -55,32 +59,37 @@ def edges(image: NDArray[np.uint8], cands: list[Candidate], reach_px: float,
     ang = np.linspace(0, 2 * np.pi, RAYS, endpoint=False)
     dirs = np.column_stack([np.cos(ang), np.sin(ang)])
     origins = np.array([[c.u, c.v] for c in cands])
-    raw = _along(image, origins, dirs[:, None, :] * radii[None, :, None])
     inner = np.maximum(1, (0.5 * np.array([c.depth_px for c in cands]) / step_px).astype(int))
+    head = min(n_steps, max(int(inner.max()), math.ceil(HEAD * n_steps)))
+    raw = _along(image, origins, dirs[:, None, :] * radii[None, :head, None])
     face = _faces(raw, inner)
-    bgr = raw.astype(np.float32)
     d = face - face.mean(axis=1, keepdims=True)
     strength = np.linalg.norm(d, axis=1)
     d = (d / np.maximum(strength, 1e-6)[:, None]).astype(np.float32)
-    along = np.einsum("nrsc,nc->nrs", bgr, d)  # d has no grey: the pixel's grey drops out
-    # whole grey levels: these sums are exact in float32 in any order, so
-    # three adds (a reduction over a 3-long axis is several times slower)
-    total = bgr[..., 0] + bgr[..., 1] + bgr[..., 2]
-    sq = bgr * bgr
-    chroma2 = (sq[..., 0] + sq[..., 1] + sq[..., 2]) - total * total / 3
-    across = np.sqrt(np.maximum(chroma2 - along**2, 0.0))
-    # another colour (which may project well on the face's) counts as edge;
-    # the mat's tint, the dark edge and noise stay under the allowance
-    level = (0.5 * strength[:, None, None]).astype(np.float32)
-    m = along - 2.0 * np.maximum(across - 0.5 * level, 0.0)
-    below = (m < level) & (np.arange(n_steps)[None, None, :] >= inner[:, None, None])
-    first = np.argmax(below, axis=2)
-    ok = np.take_along_axis(below, first[..., None], axis=2)[..., 0] & (strength > 1e-6)[:, None]
+    level = (0.5 * strength[:, None]).astype(np.float32)
+    # per ray (candidate-major): its candidate's unit chroma, level and inner
+    ray_d, ray_level = np.repeat(d, RAYS, axis=0), np.repeat(level, RAYS, axis=0)
+    ray_inner = np.repeat(inner, RAYS)[:, None]
+    m = _strength(raw.reshape(n * RAYS, head, 3), ray_d, ray_level)
+    first, v0, v1 = _crossing(m, ray_level, np.arange(head)[None, :] >= ray_inner, 0)
+    todo = np.flatnonzero(first == 0)
+    if head < n_steps and len(todo):  # the rest of the rays with no edge yet, from the last step
+        rest = radii[head - 1 :]
+        ray_o, ray_dir = origins[todo // RAYS], dirs[todo % RAYS]
+        count = len(todo) * len(rest)
+        maps = _maps(count)
+        for axis in (0, 1):
+            np.add(ray_o[:, axis, None], ray_dir[:, axis, None] * rest[None, :],
+                   out=maps[axis, :count].reshape(len(todo), len(rest)))  # fmt: skip
+        tail = _remap(image, maps, count).reshape(len(todo), len(rest), 3)
+        m = _strength(tail, ray_d[todo], ray_level[todo])
+        step = np.arange(head - 1, n_steps)[None, :] >= ray_inner[todo]
+        first[todo], v0[todo], v1[todo] = _crossing(m, ray_level[todo], step, head - 1)
+    ok = (first > 0).reshape(n, RAYS) & (strength > 1e-6)[:, None]
+    first, v0, v1 = first.reshape(n, RAYS), v0.reshape(n, RAYS), v1.reshape(n, RAYS)
     k = np.maximum(first, 1)
-    v0 = np.take_along_axis(m, (k - 1)[..., None], axis=2)[..., 0]
-    v1 = np.take_along_axis(m, k[..., None], axis=2)[..., 0]
     gap = np.where(ok, v0 - v1, 1.0)
-    frac = np.where(ok, (v0 - level[..., 0]) / np.where(gap == 0, 1.0, gap), 0.0).astype(float)
+    frac = np.where(ok, (v0 - level) / np.where(gap == 0, 1.0, gap), 0.0).astype(float)
     dist = (k - 1 + frac) * step_px
     points = origins[:, None, :] + dirs[None, :, :] * dist[..., None]
     beyond = origins[:, None, :] + dirs[None] * radii[np.minimum(k + 4, n_steps - 1)][..., None]
@@ -92,6 +101,45 @@ def edges(image: NDArray[np.uint8], cands: list[Candidate], reach_px: float,
     return EdgeSet(cands, points, ok & ~hit)  # a ray into the pot found its edge, not the wink's
 
 
+HEAD = 0.6
+"""The share of every ray's steps :func:`edges` samples first; the rest is
+sampled only for the rays with no edge in them (on tuning frames about
+half of the rays' edges are found in it)."""
+
+
+def _strength(raw: NDArray[np.uint8], d: NDArray[np.float32],
+              level: NDArray[np.float32]) -> NDArray[np.float32]:  # fmt: skip
+    """The face colour's strength at each of the rays' (rays, steps, 3)
+    samples, as :func:`edges` describes: the pixel's chroma along its ray's
+    unit face chroma ``d``, less twice the part across it beyond half the
+    ray's ``level`` (half the face's strength)."""
+    bgr = raw.astype(np.float32)
+    along = np.einsum("rsc,rc->rs", bgr, d)  # d has no grey: the pixel's grey drops out
+    # whole grey levels: these sums are exact in float32 in any order, so
+    # three adds (a reduction over a 3-long axis is several times slower)
+    total = bgr[..., 0] + bgr[..., 1] + bgr[..., 2]
+    sq = bgr * bgr
+    chroma2 = (sq[..., 0] + sq[..., 1] + sq[..., 2]) - total * total / 3
+    across = np.sqrt(np.maximum(chroma2 - along**2, 0.0))
+    # another colour (which may project well on the face's) counts as edge;
+    # the mat's tint, the dark edge and noise stay under the allowance
+    return np.asarray(along - 2.0 * np.maximum(across - 0.5 * level, 0.0), np.float32)
+
+
+def _crossing(m: F32, level: F32, step: Bools, start: int) -> tuple[NDArray[np.int64], F32, F32]:
+    """Each ray's first step (counted from ``start``) below its ``level``
+    where ``step`` allows it (0: none; never the ray's first sample, as
+    ``step`` is false there), and the values there and one step before (0
+    where none)."""
+    below = (m < level) & step
+    at = np.argmax(below, axis=1)
+    rows = np.arange(len(m))
+    hit = below[rows, at]
+    v0 = np.where(hit, m[rows, np.maximum(at - 1, 0)], np.float32(0))
+    v1 = np.where(hit, m[rows, at], np.float32(0))
+    return np.where(hit, at + start, 0), v0, v1
+
+
 def _along(image: NDArray[np.uint8], origins: Floats, offsets: Floats) -> NDArray[np.uint8]:
     """``image``'s bilinear samples at each origin plus every offset
     (rays, steps, 2): (origins, rays, steps, channels). One remap, as
@@ -100,15 +148,30 @@ def _along(image: NDArray[np.uint8], origins: Floats, offsets: Floats) -> NDArra
     float64 array of every point and its copy)."""
     n, shape = len(origins), offsets.shape[:2]
     count = n * shape[0] * shape[1]
-    cols = 1024
-    rows = max(1, -(-count // cols))
-    maps = np.zeros((2, rows * cols), np.float32)
+    maps = _maps(count)
     for axis in (0, 1):
         np.add(origins[:, axis, None, None], offsets[None, ..., axis],
                out=maps[axis, :count].reshape(n, *shape))  # fmt: skip
-    out = cv2.remap(image, maps[0].reshape(rows, cols), maps[1].reshape(rows, cols),
+    return _remap(image, maps, count).reshape(n, *shape, -1)
+
+
+_COLS = 1024
+"""The width of :func:`_remap`'s maps."""
+
+
+def _maps(count: int) -> F32:
+    """Zeroed remap maps (x, y) for ``count`` points, padded to whole rows
+    of :data:`_COLS`, for the caller to write the first ``count`` of."""
+    return np.zeros((2, -(-max(count, 1) // _COLS) * _COLS), np.float32)
+
+
+def _remap(image: NDArray[np.uint8], maps: F32, count: int) -> NDArray[np.uint8]:
+    """``image``'s bilinear samples at the first ``count`` points of
+    ``maps`` (:func:`_maps`): (points, channels)."""
+    rows = maps.shape[1] // _COLS
+    out = cv2.remap(image, maps[0].reshape(rows, _COLS), maps[1].reshape(rows, _COLS),
                     cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)  # fmt: skip
-    return np.asarray(out, np.uint8).reshape(rows * cols, -1)[:count].reshape(n, *shape, -1)
+    return np.asarray(out, np.uint8).reshape(rows * _COLS, -1)[:count]
 
 
 def _faces(raw: NDArray[np.uint8], inner: NDArray[np.int64]) -> NDArray[np.float32]:
@@ -121,7 +184,8 @@ def _faces(raw: NDArray[np.uint8], inner: NDArray[np.int64]) -> NDArray[np.float
     call per candidate and in uint8, which partitions faster than floats."""
     most = int(inner.max())
     pad = (np.arange(most)[None, None, :] >= inner[:, None, None])[..., None]
-    vals = np.where(pad, _PAD, raw[:, :, :most])
+    vals = raw[:, :, :most].copy()
+    np.copyto(vals, _PAD, where=pad)  # (np.where with _PAD broadcast is twice as slow)
     return np.asarray(np.median(vals.reshape(len(raw), -1, 3), axis=1), np.float32)
 
 

@@ -20,6 +20,7 @@ shows the lower wink's colour (:func:`~vision.mat.winks._ringed`).
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 
@@ -120,13 +121,11 @@ def score(grey: NDArray[np.uint8], cal: MatCalibration, lower: Circle, centres: 
 
     The picture is taken as affine over the few centimetres of a pile (the
     mapping at ``lower``'s centre, at the upper face's height)."""
-    ang = np.linspace(0, 2 * math.pi, n_angles, endpoint=False)
-    unit = np.column_stack([np.cos(ang), np.sin(ang)])
     mid = R_SMALL + EDGE_MM
     inner = [mid - d for d in INNER_MM]
     band = [mid + d for d in BAND_MM]
     outer = [mid + d for d in OUTER_MM]
-    offs = np.stack([r * unit for r in (*inner, *band, *outer)])  # (radii, angles, 2) mm
+    offs = _offsets(n_angles, (*inner, *band, *outer))  # (radii, angles, 2) mm
     ok = _clear(lower, centres, offs, others)
     g = _sample(grey, cal, lower, centres, offs)
     ends = np.cumsum([len(inner), len(band)])
@@ -140,17 +139,38 @@ def score(grey: NDArray[np.uint8], cal: MatCalibration, lower: Circle, centres: 
     return np.where(n >= n_angles // 4, out, -1.0)
 
 
+@functools.lru_cache(maxsize=8)
+def _unit(n_angles: int) -> Floats:
+    """The unit vectors of ``n_angles`` angles round a ring (read-only: the
+    same array for every call, computed once)."""
+    ang = np.linspace(0, 2 * math.pi, n_angles, endpoint=False)
+    unit = np.column_stack([np.cos(ang), np.sin(ang)])
+    unit.flags.writeable = False
+    return unit
+
+
+@functools.lru_cache(maxsize=16)
+def _offsets(n_angles: int, radii: tuple[float, ...]) -> Floats:
+    """The points of rings of ``radii`` (mm) round a centre: (radii,
+    angles, 2), read-only, computed once for each ``n_angles`` and radii."""
+    unit = _unit(n_angles)
+    offs = np.stack([r * unit for r in radii])
+    offs.flags.writeable = False
+    return offs
+
+
 def _clear(lower: Circle, centres: Floats, offs: Floats,
            others: Sequence[Circle]) -> NDArray[np.bool_]:  # fmt: skip
     """Where (centres, angles) the ring's outermost samples lie on
     ``lower``'s face (:data:`RIM_MM` inside its rim) and its innermost and
     outermost clear of ``others``."""
-    outer = centres[:, None, :] + offs[-1][None]
-    ok = np.hypot(outer[..., 0] - lower[0], outer[..., 1] - lower[1]) < lower[2] - RIM_MM
+    # x and y apart (the same sums as of the points' (x, y) pairs, in
+    # numpy's contiguous loops), each ring's once for all the others
+    x, y = (centres[:, None, axis] + offs[[0, -1], None, :, axis] for axis in (0, 1))
+    ok = np.hypot(x[1] - lower[0], y[1] - lower[1]) < lower[2] - RIM_MM
     for o in others:
-        for k in (0, -1):
-            pts = centres[:, None, :] + offs[k][None]
-            ok &= np.hypot(pts[..., 0] - o[0], pts[..., 1] - o[1]) > o[2] + 0.7
+        for k in (0, 1):
+            ok &= np.hypot(x[k] - o[0], y[k] - o[1]) > o[2] + 0.7
     return np.asarray(ok, np.bool_)
 
 
@@ -165,11 +185,16 @@ def _sample(grey: NDArray[np.uint8], cal: MatCalibration, lower: Circle, centres
     jac = np.column_stack([base[1] - base[0], base[2] - base[0]])  # pixels per mm
     at = ((centres - c) @ jac.T + base[0]).astype(np.float32)
     step = (offs @ jac.T).astype(np.float32)
-    px = at[None, :, None, :] + step[:, None, :, :]  # (radii, n, angles, 2)
     k, n_angles = len(offs), offs.shape[1]
-    rows = px.reshape(k * len(centres), n_angles, 2)
-    g = cv2.remap(grey, rows[..., 0], rows[..., 1], cv2.INTER_LINEAR,
-                  borderMode=cv2.BORDER_REPLICATE).astype(np.float32)  # fmt: skip
+    # each map (radii, n, angles) on its own: the same float32 sums as of
+    # the (x, y) pairs, without the pairs' array and its two strided copies
+    shape = (k * len(centres), n_angles)
+    mx, my = (
+        np.add(at[None, :, None, axis], step[:, None, :, axis]).reshape(shape) for axis in (0, 1)
+    )
+    g = cv2.remap(grey, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).astype(
+        np.float32
+    )
     return np.asarray(g.reshape(k, len(centres), n_angles), np.float32)
 
 
@@ -216,11 +241,10 @@ def centre(grey: NDArray[np.uint8], cal: MatCalibration, lower: Circle, at: tupl
     mm at the median and 0.65 at p90 before, 0.14 and 0.29 fitted."""
     lo, hi, step = LINE_MM
     mid = R_SMALL + EDGE_MM
-    ang = np.linspace(0, 2 * math.pi, N_ANGLES, endpoint=False)
-    unit = np.column_stack([np.cos(ang), np.sin(ang)])
+    unit = _unit(N_ANGLES)
     radii = mid + np.arange(lo, hi + 1e-9, step)
     c = np.array([at])
-    offs = np.stack([r * unit for r in radii])
+    offs = _offsets(N_ANGLES, tuple(radii.tolist()))
     ok = _clear(lower, c, offs, others)[0]
     g = _sample(grey, cal, lower, c, offs)[:, 0, :]  # (radii, angles)
     k = np.argmin(g, axis=0)
