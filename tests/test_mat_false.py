@@ -4,6 +4,8 @@ rather than ruled upside down."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from tests.mat_piles import benched
@@ -127,3 +129,33 @@ def test_a_sliver_blurred_by_faces_of_the_other_colour_orders_nothing(
     scene: MatScene, seed: int
 ) -> None:
     assert not _false(scene, seed)
+
+
+def test_a_pile_of_three_is_lifted_with_one_fit_of_all_its_levels(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Session 13 (issue 8): `winks._lift` maps each level's edge points as
+    before but fits every level's circles in one call (the same circles, to
+    the bit: each row is fitted alone), not one call a level."""
+    from vision.mat import fit, winks
+
+    calls: list[int] = []
+    lifts: list[tuple[int, int]] = []
+    fixed, lift = fit.fixed_all, winks._lift
+
+    def counted(*a: Any) -> Any:
+        calls.append(len(a[0]))
+        return fixed(*a)
+
+    def counted_lift(*a: Any) -> Any:
+        before = len(calls)
+        got = lift(*a)
+        lifts.append((len(set(a[3]) - {0}), len(calls) - before))
+        return got
+
+    monkeypatch.setattr(winks, "fixed_all", counted)
+    monkeypatch.setattr(winks, "_lift", counted_lift)
+    obs, m = benched(PILE_40129, 40129)
+    assert seen_pairs(obs, m) == true_pairs(PILE_40129)
+    assert any(levels >= 2 for levels, _ in lifts)  # two levels up were lifted at once
+    assert all(n <= 1 for _, n in lifts)

@@ -10,7 +10,7 @@ import pytest
 
 from controller.games.tiddlywinks.geometry import Colour
 from vision.mat import fit
-from vision.mat.fit import RAYS, _faces, edges, fixed_all
+from vision.mat.fit import RAYS, _faces, edges, fixed_all, kasa_all
 from vision.mat.pot import polygon_mask
 from vision.mat.segment import Candidate
 
@@ -86,3 +86,22 @@ def test_a_polygon_off_the_picture_draws_nothing_and_one_across_its_edge_draws_i
     assert not polygon_mask((40, 40), square).any()
     across = polygon_mask((40, 40), square + np.array([20.0, 0.0]))
     assert across[10:31, 0:11].all() and not across[:, 11:].any()
+
+
+def test_least_squares_circles_of_many_rows_are_each_rows_own() -> None:
+    """`winks._lift` fits the rows of every level in one call: a row's
+    circle must not depend on the rows fitted with it."""
+    rng = np.random.default_rng(5)
+    ang = np.linspace(0, 2 * np.pi, RAYS, endpoint=False)
+    centre = rng.uniform(-500, 500, (9, 2))
+    radius = rng.choice([8.0, 11.0], 9)
+    pts = centre[:, None] + (radius[:, None, None] + rng.normal(0, 0.2, (9, RAYS, 1))) * np.stack(
+        [np.cos(ang), np.sin(ang)], -1
+    )
+    ok = rng.random((9, RAYS)) > 0.3
+    ok[4] = False  # a row with no points
+    together = kasa_all(pts, ok)
+    for i in range(9):
+        alone = kasa_all(pts[i : i + 1], ok[i : i + 1])
+        assert [v[0] for v in alone] == [v[i] for v in together]
+    assert abs(together[2][0] - radius[0]) < 0.05  # and it fits

@@ -160,21 +160,44 @@ def _lift(cal: MatCalibration, es: EdgeSet, fits: list[Fit], levels: list[int],
     up as a 22 mm circle 3.3 mm off round the wink under it, which then read
     as lying on it)."""
     out = list(fits)
-    for lv in sorted(set(levels) - {0}):
-        at = [i for i, v in enumerate(levels) if v == lv and fits[i].row >= 0]
+    at: list[int] = []
+    maps = []
+    for lv in sorted(set(levels) - {0}):  # mapped a level at a time, as before; fitted in one call
+        here = [i for i, v in enumerate(levels) if v == lv and fits[i].row >= 0]
+        rows = np.array([fits[i].row for i in here], np.int64)
+        new = [k for k, i in enumerate(here) if fits[i] not in saved]  # the others: from a hint
+        at += [here[k] for k in new]
+        maps.append(_mapped(cal, es, rows, lv)[new])
+    if at:
         rows = np.array([fits[i].row for i in at], np.int64)
-        for i, f in zip(at, fit(cal, es, rows, lv), strict=True):
-            if fits[i] in saved or (f and not f.whole and f.size != fits[i].size):
-                f = _seeded(cal, es, fits[i], lv)  # from a hint, or resized: from where it is
+        for i, f in zip(at, _circles(es, rows, np.concatenate(maps)), strict=True):
+            if f and not f.whole and f.size != fits[i].size:
+                f = _seeded(cal, es, fits[i], levels[i])  # resized: from where it lay
             out[i] = f or fits[i]
+    for i, lv in enumerate(levels):
+        if lv and fits[i].row >= 0 and fits[i] in saved:
+            out[i] = _seeded(cal, es, fits[i], lv) or fits[i]
     return out
 
 
 def fit(cal: MatCalibration, es: EdgeSet, rows: NDArray[np.int64], level: int) -> list[Fit | None]:
     """Circles for the candidates ``rows`` of ``es``, their faces ``level``
     winks up."""
+    return _circles(es, rows, _mapped(cal, es, rows, level))
+
+
+def _mapped(
+    cal: MatCalibration, es: EdgeSet, rows: NDArray[np.int64], level: int
+) -> NDArray[np.float64]:
+    """The edge points of the candidates ``rows`` on the mat, ``level`` winks up."""
     z = WINK_THICKNESS_MM * (level + 1)
-    pts = cal.to_mat(es.points[rows].reshape(-1, 2), z).reshape(len(rows), RAYS, 2)
+    return cal.to_mat(es.points[rows].reshape(-1, 2), z).reshape(len(rows), RAYS, 2)
+
+
+def _circles(es: EdgeSet, rows: NDArray[np.int64], pts: NDArray[np.float64]) -> list[Fit | None]:
+    """:func:`fit` of the candidates ``rows`` from their edge points ``pts``
+    (mm on the mat, each at its own level: each row's circle is fitted
+    alone, to the bit, whatever rows are fitted with it)."""
     ok = es.ok[rows]
     count = ok.sum(axis=1)
     cx, cy, r = kasa_all(pts, ok)
