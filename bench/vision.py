@@ -269,15 +269,22 @@ def _time(fn: object, repeats: int) -> float:
     return statistics.median(best)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def landing_args(parser: argparse.ArgumentParser, seed: int, what: str) -> None:
+    """The landings a coin benchmark runs: ``--landings``, ``--per-rig`` and
+    ``--seed`` (its default ``seed``, ``what`` it is: a tuning or an
+    evaluation seed)."""
     parser.add_argument("--landings", type=int, default=2000, help="landings in all (default 2000)")
     parser.add_argument(
         "--per-rig", type=int, default=100, help="landings on each rendered rig (default 100)"
     )
     parser.add_argument(
-        "--seed", type=int, default=1, help="rigs SEED*1000 onwards (default 1, an evaluation seed)"
+        "--seed", type=int, default=seed, help=f"rigs SEED*1000 onwards (default {seed}, {what})"
     )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    landing_args(parser, 1, "an evaluation seed")
     args = parser.parse_args()
     results: list[Trial] = []
     angles: list[float] = []

@@ -31,6 +31,7 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from bench.vision import landing_args
 from vision.analyse import STILL_STEP, Analyser
 from vision.coinface import Ellipse
 from vision.halves import Halves
@@ -162,13 +163,7 @@ def table(rows: list[tuple[str, str, Measures]], settings: Settings) -> list[str
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--landings", type=int, default=2000, help="landings in all (default 2000)")
-    parser.add_argument(
-        "--per-rig", type=int, default=100, help="landings on each rendered rig (default 100)"
-    )
-    parser.add_argument(
-        "--seed", type=int, default=100, help="rigs SEED*1000 onwards (default 100, a tuning seed)"
-    )
+    landing_args(parser, 100, "a tuning seed")
     parser.add_argument("--json", default="", help="also write every measured coin to this file")
     args = parser.parse_args()
     rows: list[tuple[str, str, Measures]] = []

@@ -17,7 +17,7 @@ import math
 from collections import Counter
 from dataclasses import dataclass
 
-from bench.vision import GOAL_PX, _caught, _why, face_call, view_angle
+from bench.vision import GOAL_PX, _caught, _why, face_call, landing_args, view_angle
 from vision.synth.scene import Rig
 from vision.synth.trial import Trial, trials
 
@@ -105,13 +105,7 @@ def record(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--landings", type=int, default=2000, help="landings in all (default 2000)")
-    parser.add_argument(
-        "--per-rig", type=int, default=100, help="landings on each rendered rig (default 100)"
-    )
-    parser.add_argument(
-        "--seed", type=int, default=50, help="rigs SEED*1000 onwards (default 50, a tuning seed)"
-    )
+    landing_args(parser, 50, "a tuning seed")
     parser.add_argument(
         "--cleet",
         type=float,
