@@ -120,7 +120,6 @@ def look(found: Found, still: Still, cal: MatCalibration, pot: Pot | None, spec:
         if read is None:
             continue
         got, ccal = read
-        got = unproven(got)
 
         def near(f: Fit, members: list[Fit] = members) -> bool:
             return min(math.hypot(f.x - g.x, f.y - g.y) - g.size / 2 for g in members) < GAP_MM
@@ -137,45 +136,6 @@ def look(found: Found, still: Still, cal: MatCalibration, pot: Pot | None, spec:
                 looked.add(i)
                 todo.append([i])
     return _merge(found, kept, extra)
-
-
-HIDDEN_SHARE = 0.95
-"""A wink's relation to a lower wink whose overlap lies this much inside a
-third wink (under the upper one, beside the lower one, neither on the
-other) rests on where the lower wink is not seen (:func:`unproven`)."""
-
-
-def unproven(got: Found) -> Found:
-    """``got`` less each relation "k on j" whose overlap (the lens of the two
-    discs) lies :data:`HIDDEN_SHARE` inside a wink ``i`` that ``k`` lies on
-    too and that overlaps ``j`` with neither on the other. Such a lens shows
-    ``k``'s colour whether ``j`` reaches there or not (``i`` lies there),
-    and a ``j`` that overlaps ``i`` unordered is a fit the crop could not
-    place against it: a misfit, often a 16 mm wink under ``i`` fitted as
-    22 mm (tuning seed 42066: b4, 16 mm, under b1, fitted 3.2 mm off as
-    22 mm; g6, on b1, then read on b4, though 2.4 mm clear of it). The
-    pair is left open (a false squop is worse)."""
-    circles = [f.circle(level) for f, level in zip(got.fits, got.levels, strict=True)]
-    on = {k: set(v) for k, v in got.on.items()}
-    for k, below in got.on.items():
-        for j in below:
-            if any(i != j and j not in got.on[i] and i not in got.on[j]
-                   and relations.overlap(circles[i], circles[j]) > relations.SQUOP_OVERLAP_MM
-                   and _lens_inside(circles[k], circles[j], circles[i]) >= HIDDEN_SHARE
-                   for i in below):  # fmt: skip
-                on[k].discard(j)
-    return got if on == got.on else Found(got.fits, on, got.levels, got.masks)
-
-
-def _lens_inside(a: relations.Circle, b: relations.Circle, c: relations.Circle) -> float:
-    """The share of the lens of discs ``a`` and ``b`` (0.25 mm grid) inside disc ``c``."""
-    step = 0.25
-    xs = np.arange(-b[2], b[2] + step / 2, step)
-    gx, gy = np.meshgrid(xs + b[0], xs + b[1])
-    lens = (np.hypot(gx - b[0], gy - b[1]) < b[2]) & (np.hypot(gx - a[0], gy - a[1]) < a[2])
-    if not lens.any():
-        return 0.0
-    return float((np.hypot(gx[lens] - c[0], gy[lens] - c[1]) < c[2]).mean())
 
 
 def _stacked_on(video: Found, group: list[int], got: Found, inside: list[int],
