@@ -7,9 +7,17 @@ import itertools
 
 from bench.vision_time import rig_scene
 from tests.test_vision_cleets import _registered_landing
-from vision.model import Posture
+from vision.model import Observation, Posture
 from vision.synth.scene import Landing
 from vision.synth.trial import trials
+
+
+def _leaning_by_the_ring(obs: Observation) -> None:
+    """``obs`` is a cleet, leaning by the rim band read on the far side."""
+    assert any("rim band" in r and "on the far side: leaning" in r for r in obs.reasons), (
+        obs.reasons
+    )
+    assert obs.posture is Posture.LEANING and obs.verdict == "edge", obs.reasons
 
 
 def test_a_round_coin_with_its_band_on_the_far_side_and_a_short_shadow_is_leaning() -> None:
@@ -22,10 +30,7 @@ def test_a_round_coin_with_its_band_on_the_far_side_and_a_short_shadow_is_leanin
     trial = next(itertools.islice(trials(100006, 19), 18, None))
     assert trial.truth == "edge" and trial.landing.tilt_deg > 30
     obs = trial.observation
-    assert any("rim band" in r and "on the far side: leaning" in r for r in obs.reasons), (
-        obs.reasons
-    )
-    assert obs.posture is Posture.LEANING and obs.verdict == "edge", obs.reasons
+    _leaning_by_the_ring(obs)
 
 
 def test_the_same_coin_flat_there_is_its_face() -> None:
@@ -44,10 +49,7 @@ def test_a_round_coin_with_a_longer_shadow_and_its_ring_on_the_far_side_is_leani
     # across (0.08): session 13's ``ring_offset_far_mm``.
     analyser, empty, preview, still, empty_still = rig_scene(110009, 64)
     obs = analyser.analyse(preview, still, empty, empty_still)
-    assert any("rim band" in r and "on the far side: leaning" in r for r in obs.reasons), (
-        obs.reasons
-    )
-    assert obs.posture is Posture.LEANING and obs.verdict == "edge", obs.reasons
+    _leaning_by_the_ring(obs)
 
 
 def test_the_same_coin_flat_on_that_rig_is_its_face() -> None:
