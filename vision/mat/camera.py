@@ -108,11 +108,11 @@ class MatCalibration:
 
     def to_pixels(self, points: Points, z: float = 0.0) -> Points:
         """Mat points at height ``z`` to pixels."""
-        return _apply(self._map(False, z), points)
+        return apply(self._map(False, z), points)
 
     def to_mat(self, pixels: Points, z: float = 0.0) -> Points:
         """Pixels to the mat points at height ``z`` that they show."""
-        return _apply(self._map(True, z), pixels)
+        return apply(self._map(True, z), pixels)
 
     def _map(self, back: bool, z: float) -> Matrix:
         key = (back, z)
@@ -132,19 +132,6 @@ class MatCalibration:
         _, _, vt = np.linalg.svd(self.projection)
         c = vt[-1]
         return (float(c[0] / c[3]), float(c[1] / c[3]), float(c[2] / c[3]))
-
-
-def _apply(h: Matrix, points: Points) -> Points:
-    """:func:`vision.floor.apply`, to the bit: the same (n, 3) homogeneous
-    points through the same product, written into one array rather than
-    stacked (a frame's analysis maps points some 80 times, mostly a few
-    dozen at a time, where ``np.hstack``'s overhead was most of the cost)."""
-    pts = np.asarray(points, dtype=np.float64).reshape(-1, 2)
-    homog = np.empty((len(pts), 3))
-    homog[:, :2] = pts
-    homog[:, 2] = 1.0
-    out = homog @ h.T
-    return out[:, :2] / out[:, 2:3]
 
 
 def calibrate_mat(
