@@ -330,9 +330,14 @@ class ShotWatch:
             self.first.saw(obs, self.spec)
         potted = _potted(mat)
         self._looked = potted
+        self._opening = self._saw_pot(still, obs, potted)
+
+    def _saw_pot(self, still: Frame, obs: MatObservation, potted: frozenset[str]) -> Crop | None:
+        """Keep the pot ``still`` showed (``obs``) as the pot before the next
+        shot, with the winks ``potted`` then; its opening cut out of ``still``
+        (None: no pot seen, or no cutting)."""
         self.pot = None if obs.pot is None else (obs.pot, potted)
-        crop = None if self.opening is None or obs.pot is None else self.opening(still, obs.pot)
-        self._opening = crop
+        return None if self.opening is None or obs.pot is None else self.opening(still, obs.pot)
 
     def preview(
         self, image: NDArray[np.generic], t_ns: int, still: Callable[[], Frame], mat: Mat,
@@ -385,8 +390,7 @@ class ShotWatch:
         named = to_sightings(obs, mat, wink, before)
         self.notes, self.weighed = named.notes, named.weighed
         after = frozenset(s.id for s in named.sightings if s.potted)
-        self.pot = None if obs.pot is None else (obs.pot, after)
-        crop = None if self.opening is None or obs.pot is None else self.opening(still, obs.pot)
+        crop = self._saw_pot(still, obs, after)
         self.openings = (self._opening if before is not None else None, crop)
         self._opening = crop
         return Shot(t_ns=t_ns, winks=named.sightings, wink=wink, complete=named.complete)
