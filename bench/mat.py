@@ -187,8 +187,12 @@ def potted_only(frames: int, first: int, closer: bool = True) -> None:
 def main() -> None:
     """Command line."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--frames", type=int, default=200)
-    parser.add_argument("--first", type=int, default=1000, help="the first seed")
+    parser.add_argument("--frames", type=int, default=200,
+                        help="frames to render and analyse (default 200)")  # fmt: skip
+    parser.add_argument("--first", type=int, default=1000,
+                        help="the first frame's seed (default 1000; evaluation frames are "
+                        "1000-1199 and odd thousands 5000-19199, tune on 32000-34999 and "
+                        "40000 up)")  # fmt: skip
     parser.add_argument("--video-only", action="store_true",
                         help="no second look at piles in a full-resolution still")  # fmt: skip
     parser.add_argument("--clock", choices=sorted(CLOCKS), default="wall",

@@ -285,6 +285,12 @@ def landing_args(parser: argparse.ArgumentParser, seed: int, what: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     landing_args(parser, 1, "an evaluation seed")
+    parser.add_argument(
+        "--hfov",
+        action="store_true",
+        help="configure each rig's lens field of view (hfov_deg), as docs/vision.md advises; "
+        "by default the focal length is estimated from the markers",
+    )
     args = parser.parse_args()
     results: list[Trial] = []
     angles: list[float] = []
@@ -293,7 +299,7 @@ def main() -> None:
     for r in range(rigs):
         # (The rig as ``trials`` makes it, for where its camera is.)
         camera = Rig.make(args.seed * 1000 + r).camera.position
-        for t in trials(args.seed * 1000 + r, args.per_rig):
+        for t in trials(args.seed * 1000 + r, args.per_rig, fov=args.hfov):
             results.append(t)
             angles.append(view_angle(camera, t.landing.x_mm, t.landing.y_mm))
     print(f"{len(results)} landings on {rigs} rigs in {time.perf_counter() - start:.0f} s\n")

@@ -85,7 +85,7 @@ class LiveCamera:
 
         try:
             analyser = Analyser(
-                Calibration.load(settings.calibration),
+                Calibration.load(settings.calibration).with_hfov(settings.hfov_deg),
                 References.load(settings.references),
                 Settings(
                     coin_diameter_mm=settings.coin_diameter_mm,

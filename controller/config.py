@@ -472,10 +472,11 @@ def _describe_camera(camera: CameraSettings, game: Game) -> str:
     where = f" {camera.device}" if camera.device else ""
     if game is Game.TIDDLYWINKS:
         return (f"{camera.source.value}{where}, {w}x{h}, mat calibrated from its markers "
-                f"(field of view {camera.hfov_deg:g} deg), settled after "
+                f"(field of view {camera.mat_hfov_deg:g} deg), settled after "
                 f"{camera.settle_ms} ms still")  # fmt: skip
+    fov = "" if camera.hfov_deg is None else f", field of view {camera.hfov_deg:g} deg"
     return (f"{camera.source.value}{where}, {w}x{h}, calibration {camera.calibration}, "
-            f"coin {camera.coin_diameter_mm:g} mm, margin {camera.margin:g}")  # fmt: skip
+            f"coin {camera.coin_diameter_mm:g} mm, margin {camera.margin:g}{fov}")  # fmt: skip
 
 
 def _describe_broker(config: Config) -> str:

@@ -687,3 +687,17 @@ def test_bad_sensors_name_file_table_and_key(
     error = _error(path)
     assert (error.source, error.where, error.field or "") == (str(path), where, key), str(error)
     assert reason in error.reason, str(error)
+
+
+def test_the_floor_camera_takes_its_lens_field_of_view_or_estimates_it(tmp_path: Path) -> None:
+    # The floor camera's hfov_deg is optional: without it the focal length is
+    # estimated from the markers (None here), with it the camera is placed
+    # even nearly straight over the square; out of range names the key.
+    plain = load_config(_write(tmp_path, {"camera": {"source": "v4l2"}}))
+    assert plain.camera is not None and plain.camera.hfov_deg is None
+    assert "field of view" not in describe(plain)
+    wide = load_config(_write(tmp_path, {"camera": {"source": "v4l2", "hfov_deg": 102}}))
+    assert wide.camera is not None and wide.camera.hfov_deg == 102.0
+    assert "field of view 102 deg" in describe(wide)
+    error = _error(_write(tmp_path, {"camera": {"source": "v4l2", "hfov_deg": 5}}))
+    assert "[camera]" in str(error) and "hfov_deg" in str(error)

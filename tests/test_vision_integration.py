@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -18,7 +19,7 @@ from controller.games.heads_and_tails.state import MatchSettings, State  # noqa:
 from controller.model import RulingKind  # noqa: E402
 from controller.sensors.health import HealthEvent  # noqa: E402
 from vision.analyse import Analyser  # noqa: E402
-from vision.calibration import calibrate  # noqa: E402
+from vision.calibration import Calibration, calibrate  # noqa: E402
 from vision.floor import FloorLayout  # noqa: E402
 from vision.synth.art import CoinDesign  # noqa: E402
 from vision.synth.scene import Landing, Rig, render  # noqa: E402
@@ -82,6 +83,15 @@ def test_calibrate_reports_the_error_in_mm(table: Path, capsys: pytest.CaptureFi
     out = capsys.readouterr().out
     assert "markers 0, 1, 2, 3" in out and "rms" in out and " mm" in out
     assert (table / "again.json").is_file()
+    # Where the camera is (the leaning-coin cues need it), and from what.
+    up = Rig.make(5, coin_px=80.0, layout=LAYOUT, tilt=40.0).camera.position[2]
+    placed = re.search(r"camera: (\d+) mm up over .* from the markers' perspective", out)
+    assert placed is not None and abs(int(placed[1]) / up - 1) < 0.05, (out, up)
+    again = ["calibrate", "--config", str(table / "table.toml"), "--out", str(table / "fov.json")]
+    assert main([*again, "--hfov-deg", "60"]) == 0
+    out = capsys.readouterr().out
+    assert "focal length from a field of view of 60 deg" in out
+    assert Calibration.load(table / "fov.json").hfov_deg == 60.0
 
 
 def test_register_replaces_the_old_coin(table: Path) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +26,11 @@ from vision.model import Frame, Image, VisionError
 DICTIONARY = cv2.aruco.DICT_4X4_50
 MIN_MARKERS = 3
 """With fewer, a bad corner cannot be outvoted."""
+F_DISAGREE = 0.4
+"""How far (relative) the focal length estimated from a homography may leave
+Zhang's two constraints unmet and still be used: at most 0.15 on 89 tuning
+rigs, 0.80 on the one camera nearly straight over the square (rig 100008,
+whose estimate put it 6.4 m up for 2.1 m)."""
 
 
 def _grey(image: Image) -> Image:
@@ -74,6 +79,9 @@ class Calibration:
     rms_mm: float = 0.0
     max_mm: float = 0.0
     lens: Lens | None = None
+    hfov_deg: float | None = None
+    """The lens's horizontal field of view when the config gives it
+    (``[camera] hfov_deg``); it fixes the focal length :meth:`camera` needs."""
 
     def to_pixels(self, floor: Points, size: tuple[int, int]) -> Points:
         """Floor points to pixels of a whole frame of ``size`` (any resolution
@@ -98,27 +106,29 @@ class Calibration:
 
     def camera(self) -> tuple[float, float, float] | None:
         """Where the camera is: the floor point under it and its height, in
-        mm; None when the view gives no estimate (a camera looking straight
-        down without a lens model: its focal length is unknown).
+        mm; None when the view gives no estimate.
 
         Needed for anything above the floor, whose image the floor plane
         puts farther from the point under the camera (a leaning coin's
         middle, about a radius up). The homography is K [r1 r2 t]: K is the
-        lens's, else square pixels centred in the frame with the focal
-        length that makes r1 and r2 orthogonal and equally long (Zhang's
-        constraints, by least squares); then the camera is at -R^T t."""
+        lens model's, else square pixels centred in the frame with the focal
+        length of the configured field of view (``hfov_deg``), else the one
+        that makes r1 and r2 orthogonal and equally long (Zhang's
+        constraints, by least squares); then the camera is at -R^T t.
+
+        The markers alone fix the focal length only through the view's
+        perspective: a camera looking nearly straight down leaves it to
+        the corners' noise. When the two constraints then disagree by more
+        than :data:`F_DISAGREE` (a camera 2.1 m up was put 6.4 m up), or
+        there is no perspective at all, the answer is None: configure
+        ``hfov_deg``."""
         w, h = self.size
         if self.lens is not None:
             k = self.lens._k(self.size)
         else:
-            centred = translate(-(w - 1) / 2, -(h - 1) / 2) @ self.homography
-            (a1, a2), (b1, b2), (c1, c2) = centred[:, :2] / np.linalg.norm(centred[:, 0])
-            lhs = np.array([c1 * c2, c1 * c1 - c2 * c2])
-            rhs = np.array([a1 * a2 + b1 * b2, a1 * a1 + b1 * b1 - a2 * a2 - b2 * b2])
-            f2 = -float(lhs @ rhs) / float(lhs @ lhs) if float(lhs @ lhs) > 0 else 0.0
-            if not 0.1 * w < math.sqrt(max(f2, 0.0)) < 20 * w:
+            f = self.focal_px()
+            if f is None:
                 return None
-            f = math.sqrt(f2)
             k = np.array([[f, 0.0, (w - 1) / 2], [0.0, f, (h - 1) / 2], [0.0, 0.0, 1.0]])
         m = np.linalg.solve(k, self.homography)
         scale = 2 / (np.linalg.norm(m[:, 0]) + np.linalg.norm(m[:, 1]))
@@ -126,6 +136,30 @@ class Calibration:
         normal = np.cross(r1, r2)
         normal /= np.linalg.norm(normal)
         return -float(r1 @ t), -float(r2 @ t), abs(float(normal @ t))
+
+    def focal_px(self) -> float | None:
+        """The focal length in pixels of this calibration's frame, without a
+        lens model: from ``hfov_deg`` when known, else estimated from the
+        homography (None when it cannot be)."""
+        w, h = self.size
+        if self.hfov_deg is not None:
+            return (w / 2) / math.tan(math.radians(self.hfov_deg) / 2)
+        centred = translate(-(w - 1) / 2, -(h - 1) / 2) @ self.homography
+        (a1, a2), (b1, b2), (c1, c2) = centred[:, :2] / np.linalg.norm(centred[:, 0])
+        lhs = np.array([c1 * c2, c1 * c1 - c2 * c2])
+        rhs = np.array([a1 * a2 + b1 * b2, a1 * a1 + b1 * b1 - a2 * a2 - b2 * b2])
+        if float(lhs @ lhs) == 0 or float(rhs @ rhs) == 0:
+            return None
+        f2 = -float(lhs @ rhs) / float(lhs @ lhs)
+        unmet = float(np.linalg.norm(lhs * f2 + rhs) / np.linalg.norm(rhs))
+        if unmet > F_DISAGREE or not 0.1 * w < math.sqrt(max(f2, 0.0)) < 20 * w:
+            return None
+        return math.sqrt(f2)
+
+    def with_hfov(self, hfov_deg: float | None) -> Calibration:
+        """This calibration with the config's field of view, which wins over
+        the one saved with it; None keeps the saved one."""
+        return self if hfov_deg is None else replace(self, hfov_deg=hfov_deg)
 
     def to_json(self) -> dict[str, Any]:
         """The calibration file's contents."""
@@ -151,6 +185,8 @@ class Calibration:
                 "size": list(self.lens.size),
                 "rms_px": self.lens.rms_px,
             }
+        if self.hfov_deg is not None:
+            doc["hfov_deg"] = self.hfov_deg
         return doc
 
     def save(self, path: Path) -> None:
@@ -181,6 +217,11 @@ class Calibration:
             h = np.array(doc["homography"], dtype=np.float64)
             if h.shape != (3, 3):
                 raise ValueError("homography is not 3x3")
+            hfov = doc.get("hfov_deg")
+            if hfov is not None and (
+                isinstance(hfov, bool) or not isinstance(hfov, int | float) or not 0 < hfov < 180
+            ):
+                raise ValueError(f"hfov_deg {hfov!r} is not a field of view in degrees")
             return cls(
                 h,
                 (int(doc["size"][0]), int(doc["size"][1])),
@@ -189,6 +230,7 @@ class Calibration:
                 float(doc["rms_mm"]),
                 float(doc["max_mm"]),
                 lens,
+                None if hfov is None else float(hfov),
             )
         except FileNotFoundError:
             raise VisionError(
@@ -214,9 +256,13 @@ def detect_markers(image: Image) -> dict[int, Points]:
 
 
 def calibrate(
-    frame: Frame, layout: FloorLayout | None = None, lens: Lens | None = None
+    frame: Frame,
+    layout: FloorLayout | None = None,
+    lens: Lens | None = None,
+    hfov_deg: float | None = None,
 ) -> Calibration:
-    """The floor homography from the markers seen in ``frame``.
+    """The floor homography from the markers seen in ``frame``; ``hfov_deg``
+    (the lens's field of view, when configured) is kept with it.
 
     Raises :class:`VisionError` naming the missing markers when fewer than
     three of the layout's markers are seen.
@@ -248,6 +294,7 @@ def calibrate(
         float(np.sqrt(np.mean(err**2))),
         float(err.max()),
         lens,
+        hfov_deg,
     )
 
 

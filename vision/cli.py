@@ -45,7 +45,7 @@ def _camera(args: argparse.Namespace) -> CameraSettings:
         value = getattr(args, key, None)
         if value:
             overrides[key] = Path(value)
-    for key in ("coin_mm", "square_mm", "line_mm", "marker_mm"):
+    for key in ("coin_mm", "square_mm", "line_mm", "marker_mm", "hfov_deg"):
         if getattr(args, key, None) is not None:
             overrides[key.replace("coin_mm", "coin_diameter_mm")] = float(getattr(args, key))
     from dataclasses import replace
@@ -80,7 +80,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         print(f"lens: {len(files)} board images, reprojection {lens.rms_px:.2f} px")
     preview, _ = _frames(camera)
     layout = FloorLayout(camera.square_mm, camera.line_mm, camera.marker_mm)
-    cal = calibrate(preview, layout, lens=lens)
+    cal = calibrate(preview, layout, lens=lens, hfov_deg=camera.hfov_deg)
     out = Path(args.out) if args.out else camera.calibration
     cal.save(out)
     w, h = cal.size
@@ -92,8 +92,29 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         f"{camera.coin_diameter_mm * cal.px_per_mm(side, side, cal.size):.0f} px across "
         "in this frame"
     )
+    print(_placed(cal))
     print(f"saved {out}")
     return 0
+
+
+def _placed(cal: Any) -> str:
+    """Where the calibration puts the camera, and what fixed its focal length."""
+    how = (
+        "the lens model"
+        if cal.lens is not None
+        else f"a field of view of {cal.hfov_deg:g} deg"
+        if cal.hfov_deg is not None
+        else "the markers' perspective"
+    )
+    at = cal.camera()
+    if at is None:
+        return (
+            f"camera: not placed from {how} (nearly straight over the square?): set "
+            "[camera] hfov_deg or --hfov-deg to the lens's field of view; the leaning-coin "
+            "cues that need the camera's height are off until then"
+        )
+    x, y, height = at
+    return f"camera: {height:.0f} mm up over ({x:.0f}, {y:.0f}) mm, focal length from {how}"
 
 
 def cmd_coin_register(args: argparse.Namespace) -> int:
@@ -141,6 +162,12 @@ def add_parsers(sub: Any) -> None:
         cal.add_argument(
             f"--{key}-mm", type=float, help=f"default: [camera] {key}_mm, else {default}"
         )
+    cal.add_argument(
+        "--hfov-deg",
+        type=float,
+        help="the lens's horizontal field of view (default: [camera] hfov_deg, else "
+        "estimated from the markers; the Camera Module 3 is 66, its wide version 102)",
+    )
     cal.add_argument(
         "--lens",
         metavar="FOLDER",

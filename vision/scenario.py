@@ -31,14 +31,20 @@ FRAME_INPUT = "frame"
 
 @functools.lru_cache(maxsize=8)
 def _analyser(
-    calibration: Path, references: Path, coin_mm: float, margin: float, tolerance: float
+    calibration: Path,
+    references: Path,
+    coin_mm: float,
+    margin: float,
+    tolerance: float,
+    hfov_deg: float | None,
 ) -> object:
     from vision.analyse import Analyser, Settings
     from vision.calibration import Calibration
     from vision.references import References
 
     settings = Settings(coin_diameter_mm=coin_mm, margin=margin, tolerance_mm=tolerance)
-    return Analyser(Calibration.load(calibration), References.load(references), settings)
+    cal = Calibration.load(calibration).with_hfov(hfov_deg)
+    return Analyser(cal, References.load(references), settings)
 
 
 def parse_frame(table: Table, t_ns: int, camera: CameraSettings | None, folder: Path) -> Landed:
@@ -63,6 +69,7 @@ def parse_frame(table: Table, t_ns: int, camera: CameraSettings | None, folder: 
             camera.coin_diameter_mm,
             camera.margin,
             camera.tolerance_mm,
+            camera.hfov_deg,
         )
         assert isinstance(analyser, Analyser)
         still = read_image(path)

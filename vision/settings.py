@@ -38,7 +38,7 @@ SETTLE_RANGE_MS = (100, 5000)
 COIN_KEYS = ("calibration", "references", "coin_diameter_mm", "confidence_margin",
              "line_tolerance_mm", "square_mm", "line_mm", "marker_mm")  # fmt: skip
 """Keys of the floor camera (Heads & Tails) only."""
-MAT_KEYS = ("hfov_deg", "settle_ms")
+MAT_KEYS = ("settle_ms",)
 """Keys of the mat camera (tiddlywinks) only."""
 COIN_RANGE_MM = (10.0, 60.0)
 MARGIN_RANGE = (0.0, 1.0)
@@ -61,10 +61,18 @@ class CameraSettings:
     square_mm: float = 1500.0
     line_mm: float = 50.0
     marker_mm: float = 150.0
-    hfov_deg: float = DEFAULT_HFOV_DEG
-    """Mat camera: the lens's horizontal field of view (the mat's calibration)."""
+    hfov_deg: float | None = DEFAULT_HFOV_DEG
+    """The lens's horizontal field of view. The mat camera's is always set
+    (its calibration needs it); the floor camera's is optional (None: the
+    focal length is estimated from the markers' perspective, which a camera
+    nearly straight over the square cannot give)."""
     settle_ms: int = DEFAULT_SETTLE_MS
     """Mat camera: the mat has settled once still this long after the last motion."""
+
+    @property
+    def mat_hfov_deg(self) -> float:
+        """The mat camera's field of view (its parse always sets one)."""
+        return DEFAULT_HFOV_DEG if self.hfov_deg is None else self.hfov_deg
 
 
 def _size(table: Table, key: str, default: tuple[int, int]) -> tuple[int, int]:
@@ -111,10 +119,12 @@ def parse_camera(table: Table, folder: Path, *, mat: bool = False) -> CameraSett
     >>> parse_camera(Table({"source": "v4l2", "hfov_deg": 102}, "t.toml", "[camera]"),
     ...     Path("."), mat=True).hfov_deg
     102.0
-    >>> parse_camera(Table({"source": "v4l2", "hfov_deg": 102}, "t.toml", "[camera]"), Path("."))
+    >>> parse_camera(Table({"source": "v4l2", "settle_ms": 500}, "t.toml", "[camera]"), Path("."))
     Traceback (most recent call last):
     ...
-    controller.errors.InputError: t.toml: [camera]: field 'hfov_deg': only for a tiddlywinks table
+    controller.errors.InputError: t.toml: [camera]: field 'settle_ms': only for a tiddlywinks table
+    >>> print(parse_camera(Table({"source": "v4l2"}, "t.toml", "[camera]"), Path(".")).hfov_deg)
+    None
     """
     if mat:
         _only(table, COIN_KEYS, "a heads-and-tails table (the floor camera)")
@@ -138,8 +148,10 @@ def parse_camera(table: Table, folder: Path, *, mat: bool = False) -> CameraSett
     square = table.number("square_mm", 1500.0, minimum=100.0, maximum=5000.0)
     line = table.number("line_mm", 50.0, minimum=0.0, maximum=square / 4)
     marker = table.number("marker_mm", 150.0, minimum=20.0, maximum=square / 2)
-    hfov = table.number("hfov_deg", DEFAULT_HFOV_DEG, minimum=HFOV_RANGE_DEG[0],
-                        maximum=HFOV_RANGE_DEG[1])  # fmt: skip
+    hfov: float | None = None
+    if mat or table.has("hfov_deg"):
+        hfov = table.number("hfov_deg", DEFAULT_HFOV_DEG, minimum=HFOV_RANGE_DEG[0],
+                            maximum=HFOV_RANGE_DEG[1])  # fmt: skip
     settle = table.integer("settle_ms", DEFAULT_SETTLE_MS, minimum=SETTLE_RANGE_MS[0])
     if settle > SETTLE_RANGE_MS[1]:
         raise table.fail("settle_ms", f"must be at most {SETTLE_RANGE_MS[1]}, got {settle}")

@@ -12,6 +12,7 @@ as in OpenCV.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -35,6 +36,11 @@ class PinholeCamera:
         """The intrinsic matrix."""
         cx, cy = (self.width - 1) / 2, (self.height - 1) / 2
         return np.array([[self.f_px, 0.0, cx], [0.0, self.f_px, cy], [0.0, 0.0, 1.0]])
+
+    @property
+    def hfov_deg(self) -> float:
+        """The horizontal field of view (what a table's config gives for its lens)."""
+        return math.degrees(2 * math.atan(self.width / 2 / self.f_px))
 
     @property
     def rotation(self) -> Matrix:

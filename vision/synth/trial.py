@@ -110,14 +110,22 @@ class Prepared(NamedTuple):
 
 
 def prepared(
-    rig_seed: int, coin_px: float | None = None, settings: Settings | None = None
+    rig_seed: int,
+    coin_px: float | None = None,
+    settings: Settings | None = None,
+    fov: bool = False,
 ) -> Prepared:
     """Rig ``rig_seed`` (``coin_px``: the coin's size in the preview) calibrated
-    and its random coin registered, as :func:`trials` starts each rig."""
+    and its random coin registered, as :func:`trials` starts each rig;
+    ``fov``: the lens's field of view configured (else estimated from the
+    markers)."""
     rig = Rig.make(rig_seed, coin_px=coin_px)
     rng = np.random.default_rng(rig_seed + 7919)
     empty = render(rig, None, None, seed=int(rng.integers(1 << 30)))
-    analyser = Analyser(calibrate(empty, rig.layout), settings=settings or Settings())
+    hfov = rig.camera.hfov_deg if fov else None
+    analyser = Analyser(
+        calibrate(empty, rig.layout, hfov_deg=hfov), settings=settings or Settings()
+    )
     design = CoinDesign.make(rig_seed + 104729)
     analyser.references = register(analyser, rig, design, empty, rng)
     background = render(rig, None, None, seed=int(rng.integers(1 << 30)))
@@ -132,9 +140,11 @@ def trials(
     settings: Settings | None = None,
     cleet: float = 0.2,
     near_line: float = 0.3,
+    fov: bool = False,
 ) -> Iterator[Trial]:
-    """``count`` landings on one random rig with one random coin."""
-    rig, rng, analyser, design, background = prepared(rig_seed, coin_px, settings)
+    """``count`` landings on one random rig with one random coin (``fov``: as
+    :func:`prepared`)."""
+    rig, rng, analyser, design, background = prepared(rig_seed, coin_px, settings, fov)
     for _ in range(count):
         land = Landing.make(rng, rig.layout, cleet=cleet, near_line=near_line)
         preview = render(rig, design, land, seed=int(rng.integers(1 << 30)))

@@ -321,7 +321,7 @@ class MatCamera:
         if shift is None:
             return
         try:
-            new = MatView.calibrate(still, view.layout, self.settings.hfov_deg)
+            new = MatView.calibrate(still, view.layout, self.settings.mat_hfov_deg)
         except VisionError as exc:
             events.extend(self.link.health(mono, False, f"camera: moved, and the markers: {exc}"))
             raise _NoStill from None
@@ -344,7 +344,7 @@ class MatCamera:
         if frame is None:
             return events
         try:
-            view = MatView.calibrate(frame, MatLayout(spec), self.settings.hfov_deg)
+            view = MatView.calibrate(frame, MatLayout(spec), self.settings.mat_hfov_deg)
         except VisionError as exc:
             return events + self.link.health(mono, False, f"camera: the mat's markers: {exc}")
         self.view = view
