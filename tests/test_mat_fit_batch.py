@@ -162,3 +162,30 @@ def test_fixed_circles_are_the_plain_gauss_newton_steps_to_the_bit() -> None:
         for g, w in zip(got, want, strict=True):
             assert g.dtype == w.dtype
             assert g.tobytes() == w.tobytes()
+
+
+def test_kasa_circles_are_the_stacked_least_squares_to_the_bit() -> None:
+    """Guards an assumption (the reference is the code as it was, so this
+    passed before session 14 too): :func:`kasa_all` writing its weighted
+    columns in place gives the floats of stacking them, rows with too few
+    points (singular: radius 0) included."""
+    rng = np.random.default_rng(8)
+    for _ in range(200):
+        rows, n = int(rng.integers(1, 25)), int(rng.choice([3, 8, RAYS, 72]))
+        pts = rng.normal(0, 30, (rows, 1, 2)) + rng.normal(0, 8, (rows, n, 2))
+        ok = rng.random((rows, n)) < rng.uniform(0.02, 1.0)
+        w = ok.astype(np.float64)
+        mean = (pts * w[..., None]).sum(axis=1) / np.maximum(w.sum(axis=1), 1.0)[:, None]
+        x, y = pts[..., 0] - mean[:, None, 0], pts[..., 1] - mean[:, None, 1]
+        cols = np.stack([x, y, np.ones_like(x)], axis=-1) * w[..., None]
+        ata = np.einsum("nri,nrj->nij", cols, cols)
+        atb = np.einsum("nri,nr->ni", cols, (x * x + y * y) * w)
+        bad = np.abs(np.linalg.det(ata)) < 1e-9
+        ata[bad] = np.eye(3)
+        sol = np.linalg.solve(ata, atb[..., None])[..., 0]
+        cx, cy = sol[:, 0] / 2, sol[:, 1] / 2
+        r = np.sqrt(np.maximum(sol[:, 2] + cx * cx + cy * cy, 0.0))
+        r[bad] = 0.0
+        got = kasa_all(pts, ok)
+        for g, want in zip(got, (cx + mean[:, 0], cy + mean[:, 1], r), strict=True):
+            assert g.tobytes() == want.tobytes()

@@ -56,8 +56,7 @@ def edges(image: NDArray[np.uint8], cands: list[Candidate], reach_px: float,
         return EdgeSet(cands, np.zeros((0, RAYS, 2)), np.zeros((0, RAYS), bool))
     n_steps = int(reach_px / step_px) + 1
     radii = np.arange(n_steps) * step_px
-    ang = np.linspace(0, 2 * np.pi, RAYS, endpoint=False)
-    dirs = np.column_stack([np.cos(ang), np.sin(ang)])
+    dirs = _DIRS
     origins = np.array([[c.u, c.v] for c in cands])
     inner = np.maximum(1, (0.5 * np.array([c.depth_px for c in cands]) / step_px).astype(int))
     head = min(n_steps, max(int(inner.max()), math.ceil(HEAD * n_steps)))
@@ -101,6 +100,15 @@ def edges(image: NDArray[np.uint8], cands: list[Candidate], reach_px: float,
     return EdgeSet(cands, points, ok & ~hit)  # a ray into the pot found its edge, not the wink's
 
 
+def _dirs() -> Floats:
+    ang = np.linspace(0, 2 * np.pi, RAYS, endpoint=False)
+    dirs = np.column_stack([np.cos(ang), np.sin(ang)])
+    dirs.flags.writeable = False
+    return dirs
+
+
+_DIRS = _dirs()
+"""The rays' unit vectors (made once, read-only: every call used the same)."""
 HEAD = 0.6
 """The share of every ray's steps :func:`edges` samples first; the rest is
 sampled only for the rays with no edge in them (on tuning frames about
@@ -196,14 +204,19 @@ _PAD = np.where(np.arange(RAYS) < RAYS // 2, 0, 255).astype(np.uint8)[None, :, N
 def kasa_all(pts: Floats, ok: Bools) -> tuple[Floats, Floats, Floats]:
     """The least-squares circle through each row's ``ok`` points: x, y, r."""
     w = ok.astype(np.float64)
-    cnt = np.maximum(w.sum(axis=1), 1.0)
-    mean = (pts * w[..., None]).sum(axis=1) / cnt[:, None]
+    add = np.add.reduce  # ndarray.sum's sums, without its Python wrapper
+    cnt = np.maximum(add(w, 1), 1.0)
+    mean = add(pts * w[..., None], 1) / cnt[:, None]
     x, y = pts[..., 0] - mean[:, None, 0], pts[..., 1] - mean[:, None, 1]
-    cols = np.stack([x, y, np.ones_like(x)], axis=-1) * w[..., None]
+    cols = np.empty((*w.shape, 3))  # (x, y, 1) weighted, written in place (not stacked)
+    np.multiply(x, w, out=cols[..., 0])
+    np.multiply(y, w, out=cols[..., 1])
+    cols[..., 2] = w
     ata = np.einsum("nri,nrj->nij", cols, cols)
     atb = np.einsum("nri,nr->ni", cols, (x * x + y * y) * w)
     bad = np.abs(np.linalg.det(ata)) < 1e-9
-    ata[bad] = np.eye(3)
+    if bad.any():
+        ata[bad] = np.eye(3)
     sol = np.linalg.solve(ata, atb[..., None])[..., 0]
     cx, cy = sol[:, 0] / 2, sol[:, 1] / 2
     r = np.sqrt(np.maximum(sol[:, 2] + cx * cx + cy * cy, 0.0))
