@@ -105,3 +105,87 @@ def test_least_squares_circles_of_many_rows_are_each_rows_own() -> None:
         alone = kasa_all(pts[i : i + 1], ok[i : i + 1])
         assert [v[0] for v in alone] == [v[i] for v in together]
     assert abs(together[2][0] - radius[0]) < 0.05  # and it fits
+
+
+def _fixed_steps(
+    pts: np.ndarray, ok: np.ndarray, start: np.ndarray, r: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`fixed_all` as written until session 14: x and y apart, a
+    numpy call for each of the five sums, steps selected after dividing."""
+    px, py = pts[..., 0], pts[..., 1]
+    cx, cy = start[:, 0].copy(), start[:, 1].copy()
+    r = r[:, None]
+    active = np.ones(len(pts), bool)
+    for it in range(8):
+        dx, dy = px - cx[:, None], py - cy[:, None]
+        dist = np.maximum(np.hypot(dx, dy), 1e-9)
+        res = dist - r
+        keep = (np.abs(res) < (3.0 if it == 0 else (1.5 if it < 3 else 0.7))) & ok
+        active &= keep.sum(axis=1) >= 3
+        ux, uy = np.where(keep, dx / dist, 0.0), np.where(keep, dy / dist, 0.0)
+        a, b, c = (ux * ux).sum(1), (ux * uy).sum(1), (uy * uy).sum(1)
+        gx, gy = (ux * res).sum(1), (uy * res).sum(1)
+        det = a * c - b * b
+        good = active & (np.abs(det) > 1e-12)
+        safe = np.where(good, det, 1.0)
+        cx += np.where(good, (c * gx - b * gy) / safe, 0.0)
+        cy += np.where(good, (a * gy - b * gx) / safe, 0.0)
+    res = np.hypot(px - cx[:, None], py - cy[:, None]) - r
+    keep = ok & (np.abs(res) < 0.7)
+    n = keep.sum(axis=1)
+    rms = np.sqrt((np.where(keep, res, 0.0) ** 2).sum(1) / np.maximum(n, 1))
+    return cx, cy, n, np.where(n > 0, rms, np.inf)
+
+
+def test_fixed_circles_are_the_plain_gauss_newton_steps_to_the_bit() -> None:
+    """Guards an assumption (the reference is the code as it was, so this
+    passed before session 14's rewrite too): stacking x and y, one
+    reduction for the five sums and the masked division give the same
+    floats as the plain steps, on crops' and rings' point counts, rows with
+    too few points, a point at the centre and singular equations."""
+    rng = np.random.default_rng(14)
+    for trial in range(300):
+        rows, n = int(rng.integers(1, 30)), int(rng.choice([5, 8, 13, RAYS, 64, 144]))
+        radius = rng.uniform(5.0, 12.0, rows)
+        ang = rng.uniform(0, 2 * np.pi, (rows, n))
+        centre = rng.normal(0, 60, (rows, 2))
+        noise = rng.normal(0, float(rng.choice([0.05, 0.5, 3.0])), (rows, n, 2))
+        pts = centre[:, None] + radius[:, None, None] * np.stack([np.cos(ang), np.sin(ang)], -1)
+        pts += noise
+        ok = rng.random((rows, n)) < rng.uniform(0.05, 1.0)
+        start = centre + rng.normal(0, 2, (rows, 2))
+        if trial % 3 == 0:
+            pts[0, :] = pts[0, :1]  # one row's points all at one place: singular
+            pts[-1, 0] = start[-1]  # a point at a start
+        got = fixed_all(pts, ok, start, radius if trial % 2 else float(radius[0]))
+        want = _fixed_steps(pts, ok, start, radius if trial % 2 else np.full(rows, radius[0]))
+        for g, w in zip(got, want, strict=True):
+            assert g.dtype == w.dtype
+            assert g.tobytes() == w.tobytes()
+
+
+def test_kasa_circles_are_the_stacked_least_squares_to_the_bit() -> None:
+    """Guards an assumption (the reference is the code as it was, so this
+    passed before session 14 too): :func:`kasa_all` writing its weighted
+    columns in place gives the floats of stacking them, rows with too few
+    points (singular: radius 0) included."""
+    rng = np.random.default_rng(8)
+    for _ in range(200):
+        rows, n = int(rng.integers(1, 25)), int(rng.choice([3, 8, RAYS, 72]))
+        pts = rng.normal(0, 30, (rows, 1, 2)) + rng.normal(0, 8, (rows, n, 2))
+        ok = rng.random((rows, n)) < rng.uniform(0.02, 1.0)
+        w = ok.astype(np.float64)
+        mean = (pts * w[..., None]).sum(axis=1) / np.maximum(w.sum(axis=1), 1.0)[:, None]
+        x, y = pts[..., 0] - mean[:, None, 0], pts[..., 1] - mean[:, None, 1]
+        cols = np.stack([x, y, np.ones_like(x)], axis=-1) * w[..., None]
+        ata = np.einsum("nri,nrj->nij", cols, cols)
+        atb = np.einsum("nri,nr->ni", cols, (x * x + y * y) * w)
+        bad = np.abs(np.linalg.det(ata)) < 1e-9
+        ata[bad] = np.eye(3)
+        sol = np.linalg.solve(ata, atb[..., None])[..., 0]
+        cx, cy = sol[:, 0] / 2, sol[:, 1] / 2
+        r = np.sqrt(np.maximum(sol[:, 2] + cx * cx + cy * cy, 0.0))
+        r[bad] = 0.0
+        got = kasa_all(pts, ok)
+        for g, want in zip(got, (cx + mean[:, 0], cy + mean[:, 1], r), strict=True):
+            assert g.tobytes() == want.tobytes()

@@ -56,8 +56,7 @@ def edges(image: NDArray[np.uint8], cands: list[Candidate], reach_px: float,
         return EdgeSet(cands, np.zeros((0, RAYS, 2)), np.zeros((0, RAYS), bool))
     n_steps = int(reach_px / step_px) + 1
     radii = np.arange(n_steps) * step_px
-    ang = np.linspace(0, 2 * np.pi, RAYS, endpoint=False)
-    dirs = np.column_stack([np.cos(ang), np.sin(ang)])
+    dirs = _DIRS
     origins = np.array([[c.u, c.v] for c in cands])
     inner = np.maximum(1, (0.5 * np.array([c.depth_px for c in cands]) / step_px).astype(int))
     head = min(n_steps, max(int(inner.max()), math.ceil(HEAD * n_steps)))
@@ -101,6 +100,15 @@ def edges(image: NDArray[np.uint8], cands: list[Candidate], reach_px: float,
     return EdgeSet(cands, points, ok & ~hit)  # a ray into the pot found its edge, not the wink's
 
 
+def _dirs() -> Floats:
+    ang = np.linspace(0, 2 * np.pi, RAYS, endpoint=False)
+    dirs = np.column_stack([np.cos(ang), np.sin(ang)])
+    dirs.flags.writeable = False
+    return dirs
+
+
+_DIRS = _dirs()
+"""The rays' unit vectors (made once, read-only: every call used the same)."""
 HEAD = 0.6
 """The share of every ray's steps :func:`edges` samples first; the rest is
 sampled only for the rays with no edge in them (on tuning frames about
@@ -196,14 +204,19 @@ _PAD = np.where(np.arange(RAYS) < RAYS // 2, 0, 255).astype(np.uint8)[None, :, N
 def kasa_all(pts: Floats, ok: Bools) -> tuple[Floats, Floats, Floats]:
     """The least-squares circle through each row's ``ok`` points: x, y, r."""
     w = ok.astype(np.float64)
-    cnt = np.maximum(w.sum(axis=1), 1.0)
-    mean = (pts * w[..., None]).sum(axis=1) / cnt[:, None]
+    add = np.add.reduce  # ndarray.sum's sums, without its Python wrapper
+    cnt = np.maximum(add(w, 1), 1.0)
+    mean = add(pts * w[..., None], 1) / cnt[:, None]
     x, y = pts[..., 0] - mean[:, None, 0], pts[..., 1] - mean[:, None, 1]
-    cols = np.stack([x, y, np.ones_like(x)], axis=-1) * w[..., None]
+    cols = np.empty((*w.shape, 3))  # (x, y, 1) weighted, written in place (not stacked)
+    np.multiply(x, w, out=cols[..., 0])
+    np.multiply(y, w, out=cols[..., 1])
+    cols[..., 2] = w
     ata = np.einsum("nri,nrj->nij", cols, cols)
     atb = np.einsum("nri,nr->ni", cols, (x * x + y * y) * w)
     bad = np.abs(np.linalg.det(ata)) < 1e-9
-    ata[bad] = np.eye(3)
+    if bad.any():
+        ata[bad] = np.eye(3)
     sol = np.linalg.solve(ata, atb[..., None])[..., 0]
     cx, cy = sol[:, 0] / 2, sol[:, 1] / 2
     r = np.sqrt(np.maximum(sol[:, 2] + cx * cx + cy * cy, 0.0))
@@ -219,34 +232,48 @@ def fixed_all(
     dropped): centre x, y, inliers, RMS of the inliers.
 
     Gauss-Newton steps on all rows at once. A crop's rows are few, so the
-    time goes on numpy calls, not arithmetic: the row sums are
-    ``np.add.reduce`` (the same pairwise sums as ``ndarray.sum``, to the
-    bit, without its Python wrapper) and the unit vectors are signed so
-    that no negation is needed."""
+    time goes on numpy calls, not arithmetic: x and y are stacked (one
+    call does both), every step writes into arrays made once, the five
+    row sums of the normal equations are one ``np.add.reduce`` (the same
+    pairwise sums as ``ndarray.sum`` of each, to the bit, without its
+    Python wrapper), and the steps of rows whose equations are singular are
+    masked out of the division rather than selected after it (session 14:
+    27 numpy calls a step instead of 45, the same centres to the bit)."""
     if not len(pts):
         return np.zeros(0), np.zeros(0), np.zeros(0, np.int64), np.zeros(0)
     add = np.add.reduce
-    px, py = np.ascontiguousarray(pts[..., 0]), np.ascontiguousarray(pts[..., 1])
-    cx, cy = start[:, 0].copy(), start[:, 1].copy()
-    r = np.broadcast_to(np.asarray(r, np.float64), (len(pts),))[:, None]
-    active = np.ones(len(pts), bool)
+    rows = len(pts)
+    p = np.moveaxis(pts, -1, 0).copy()  # (2, rows, points): x and y
+    c = start.T.copy()  # (2, rows): the centres
+    r = np.broadcast_to(np.asarray(r, np.float64), (rows,))[:, None]
+    active = np.ones(rows, bool)
+    d, u = np.empty_like(p), np.empty_like(p)  # offsets from the centre; unit vectors
+    dist, res = np.empty(p.shape[1:]), np.empty(p.shape[1:])
+    keep = np.empty(p.shape[1:], bool)
+    q = np.empty((5, *p.shape[1:]))  # uy*uy, ux*ux, ux*uy, ux*res, uy*res
+    s = np.empty((5, rows))  # their row sums: c, a, b, gx, gy
+    step = np.empty((2, rows))
     for it in range(8):
-        dx, dy = px - cx[:, None], py - cy[:, None]
-        dist = np.hypot(dx, dy)
+        np.subtract(p, c[..., None], out=d)
+        np.hypot(d[0], d[1], out=dist)
         np.maximum(dist, 1e-9, out=dist)
-        res = dist - r
-        keep = np.abs(res) < (3.0 if it == 0 else (1.5 if it < 3 else 0.7))
+        np.subtract(dist, r, out=res)
+        np.less(np.abs(res), 3.0 if it == 0 else (1.5 if it < 3 else 0.7), out=keep)
         keep &= ok
         active &= add(keep, 1) >= 3
-        ux, uy = np.where(keep, dx / dist, 0.0), np.where(keep, dy / dist, 0.0)
-        a, b, c = add(ux * ux, 1), add(ux * uy, 1), add(uy * uy, 1)
-        gx, gy = add(ux * res, 1), add(uy * res, 1)
-        det = a * c - b * b
+        u.fill(0.0)
+        np.divide(d, dist, out=u, where=keep)
+        np.multiply(u[::-1], u[::-1], out=q[:2])
+        np.multiply(u[0], u[1], out=q[2])
+        np.multiply(u, res, out=q[3:])
+        add(q, 2, out=s)
+        det = s[1] * s[0] - s[2] * s[2]
         good = active & (np.abs(det) > 1e-12)
-        safe = np.where(good, det, 1.0)
-        cx += np.where(good, (c * gx - b * gy) / safe, 0.0)
-        cy += np.where(good, (a * gy - b * gx) / safe, 0.0)
-    res = np.hypot(px - cx[:, None], py - cy[:, None]) - r
+        step.fill(0.0)  # (c gx - b gy, a gy - b gx) / det where good
+        np.divide(s[:2] * s[3:] - s[2] * s[4:2:-1], det, out=step, where=good)
+        c += step
+    cx, cy = c
+    res = np.hypot(p[0] - cx[:, None], p[1] - cy[:, None]) - r
     keep = ok & (np.abs(res) < 0.7)
     n = add(keep, 1)
     rms = np.sqrt(add(np.where(keep, res, 0.0) ** 2, 1) / np.maximum(n, 1))

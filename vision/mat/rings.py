@@ -205,21 +205,33 @@ def find(grey: NDArray[np.uint8], cal: MatCalibration, lower: Circle,
     millimetre first, then every quarter round the best, whose score is
     taken over more of its ring; its centre is then fitted to the ring's
     darkest line (:func:`centre`)."""
-    xs = np.arange(-REACH_MM, REACH_MM + 0.01, STEP_MM)
-    gx, gy = np.meshgrid(xs, xs)
-    keep = np.hypot(gx, gy) <= REACH_MM
-    centres = np.column_stack([gx[keep] + lower[0], gy[keep] + lower[1]])
+    coarse, fine = _grids(REACH_MM, STEP_MM)
+    centres = coarse + np.array(lower[:2])
     s = score(grey, cal, lower, centres, others, N_ANGLES // 6)
     best = int(np.argmax(s))
     if s[best] < 0:
         return None
-    fine = np.arange(-0.75, 0.76, 0.25) * STEP_MM
-    fx, fy = np.meshgrid(fine, fine)
-    near = np.column_stack([fx.ravel() + centres[best, 0], fy.ravel() + centres[best, 1]])
+    near = fine + centres[best]
     k = int(np.argmax(score(grey, cal, lower, near, others, N_ANGLES // 3)))
     final = score(grey, cal, lower, near[k : k + 1], others)[0]
     x, y = centre(grey, cal, lower, (float(near[k, 0]), float(near[k, 1])), others)
     return x, y, float(final)
+
+
+@functools.lru_cache(maxsize=2)
+def _grids(reach: float, step: float) -> tuple[Floats, Floats]:
+    """:func:`find`'s centres about the lower wink's (mm): every ``step``
+    within ``reach``, then every quarter step round the best (read-only,
+    made once: each search added the same grids to its centre)."""
+    xs = np.arange(-reach, reach + 0.01, step)
+    gx, gy = np.meshgrid(xs, xs)
+    keep = np.hypot(gx, gy) <= reach
+    fine = np.arange(-0.75, 0.76, 0.25) * step
+    fx, fy = np.meshgrid(fine, fine)
+    grids = np.column_stack([gx[keep], gy[keep]]), np.column_stack([fx.ravel(), fy.ravel()])
+    for g in grids:
+        g.flags.writeable = False
+    return grids
 
 
 LINE_MM = (-1.2, 1.0, 0.1)
