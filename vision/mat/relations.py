@@ -329,15 +329,16 @@ def _one_colour(pairs: list[tuple[int, int, list[int]]], on: dict[int, set[int]]
         else:
             foreign = [k for k, c in enumerate(colours) if c is not colours[i]
                        and not (k in on[i] and k in on[j])]  # fmt: skip
-            under = _reached(i, on) | _reached(j, on)
-            i_on_top = _edge_over(grey, cal, circ, i, j, foreign, under)
+            under_i, under_j = _reached(i, on), _reached(j, on)
+            i_on_top = _edge_over(grey, cal, circ, i, j, foreign, under_i | under_j,
+                                  under_i & under_j)  # fmt: skip
         if i_on_top is not None:
             on[i if i_on_top else j].add(j if i_on_top else i)
 
 
 def _edge_over(grey: NDArray[np.uint8], cal: MatCalibration, circ: list[Circle], i: int,
-               j: int, foreign: list[int],
-               under: Set[int] = frozenset()) -> bool | None:  # fmt: skip
+               j: int, foreign: list[int], under: Set[int] = frozenset(),
+               below: Set[int] = frozenset()) -> bool | None:  # fmt: skip
     """One colour: i lies on j (i's edge on j's face is the darker), judged
     clear of third winks over both (their dark edges and shadows fall on
     the two edges). Where an edge runs wholly under or along them, judged
@@ -355,9 +356,15 @@ def _edge_over(grey: NDArray[np.uint8], cal: MatCalibration, circ: list[Circle],
     under j shows nowhere in j's disc, where i's edge would run, nor can it
     lie over i where j's edge would (j over it, it over i, i over j is a
     loop); likewise under i (session 13: tuning seeds 40151, r4 on r5 on y2,
-    and 40241, y2 on y6 on g2, left open)."""
+    and 40241, y2 on y6 on g2, left open).
+
+    A wink known to lie under both (``below``) is no third wink at all: it
+    shows nowhere in either disc, where the edges run (session 14: tuning
+    seed 45803, b5 on b4, both on g6; clear of g6 one sample of each edge was
+    left, 61 against 62 grey, and the pair stayed open; all 17 of each read
+    59.6 against 65.5, b5 on b4)."""
     a, b = circ[i], circ[j]
-    third = [k for k, c in enumerate(circ) if k not in (i, j)
+    third = [k for k, c in enumerate(circ) if k not in (i, j) and k not in below
              and overlap(c, a) > 0 and overlap(c, b) > 0]  # fmt: skip
     da, db = _arcs(grey, cal, a, b, [circ[k] for k in third])
     if not (len(da) and len(db)):
