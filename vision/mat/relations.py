@@ -210,10 +210,9 @@ def stack(circ: list[Circle], colours: list[Colour], masks: dict[Colour, Mask],
     (a pile of three) is then decided by the overlap less only those third
     winks that the clear pairs do not put under either, else by the pile's
     levels from the clear pairs where they put one above the other through
-    the winks between them (:func:`_above`; where they differ for want of a
-    wink under the lower one, the pair is left open), and where the levels
-    are one, by the colour of what
-    shows clear of the winks lying on either (:func:`clear_votes`), if at
+    the winks between them (:func:`_above`), and where the levels are one
+    or differ only for want of a wink under the lower one, by the colour of
+    what shows clear of the winks lying on either (:func:`clear_votes`), if at
     least :data:`SHOWN_MM2` of it shows and :data:`CLEAR_VOTES_MIN` points
     of it show one colour clearly, over 80 % of them one colour as for a
     lens (:data:`LENS_MARGIN`; until session 13 over 75 %, which let tuning
@@ -262,11 +261,11 @@ def stack(circ: list[Circle], colours: list[Colour], masks: dict[Colour, Mask],
             share, n = lens_share(masks[ci], masks[cj], cal, circ[i], circ[j], over)
             if len(over) < len(others) and n >= 6 and abs(share - 0.5) >= LENS_MARGIN:
                 i_on_top = share > 0.5
-            elif levels[i] != levels[j] and not _above(i if i_on_top else j,
-                                                       j if i_on_top else i, on):  # fmt: skip
-                left.append((i, j, others))
-                continue  # higher only for want of a wink under the lower one: not on it
-            elif levels[i] == levels[j]:
+            elif levels[i] == levels[j] or not _above(i if i_on_top else j,
+                                                      j if i_on_top else i, on):  # fmt: skip
+                # levels one, or one higher only for want of a wink under the lower one: the
+                # overlap's colour, as for levels one (session 14: tuning seeds 45610, 47128,
+                # b4 on y2 on b6, the still's b4 1.2 mm off, 5 lens points: open, 497 to 0 votes)
                 tops = [k for k in range(len(circ)) if k not in (i, j) and on[k] & {i, j}]
                 above = [circ[k] for k in tops]
                 na, nb = clear_votes(masks[ci], masks[cj], cal, circ[i], circ[j], above,
