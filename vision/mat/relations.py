@@ -377,7 +377,6 @@ def _edge_over(grey: NDArray[np.uint8], cal: MatCalibration, circ: list[Circle],
     third = [k for k, c in enumerate(circ) if k not in (i, j)
              and overlap(c, a) > 0 and overlap(c, b) > 0]  # fmt: skip
     da, db = _arcs(grey, cal, a, b, [circ[k] for k in third])
-    bar = EDGE_T_MIN
     if not (len(da) and len(db)):
         wa, wb = _arcs(grey, cal, a, b, [])
         fa, fb = _arcs(grey, cal, a, b, [circ[k] for k in third if k in foreign])
@@ -389,9 +388,6 @@ def _edge_over(grey: NDArray[np.uint8], cal: MatCalibration, circ: list[Circle],
                 return None
         else:
             da, db = (fa, fb) if len(fa) and len(fb) else (wa, wb)
-            # read under a wink of the pair's colour that may lie over them
-            bar = max(bar, EDGE_T_LIKE_MIN * any(k not in foreign and k not in under
-                                                 for k in third))  # fmt: skip
     if not (len(da) and len(db)):
         return len(da) > 0  # an edge seen nowhere counts as the lighter
     va = da.var() if len(da) >= EDGE_SAMPLES_MIN else db.var()  # one edge's spread for both
@@ -402,18 +398,10 @@ def _edge_over(grey: NDArray[np.uint8], cal: MatCalibration, circ: list[Circle],
             return None
         va, vb = wa.var(), wb.var()
     gap = float(db.mean() - da.mean())
-    if abs(gap) <= bar * math.sqrt(va / len(da) + vb / len(db)):
+    if abs(gap) <= EDGE_T_MIN * math.sqrt(va / len(da) + vb / len(db)):
         return None
     return gap > 0
 
-
-EDGE_T_LIKE_MIN = 2.0
-"""The bar of :data:`EDGE_T_MIN` where the edges are read under a third wink
-of their colour that may lie over them (nothing of either edge shows clear
-of it): its own edge and shadow fall on theirs (session 14: tuning seed
-42512, r5 on r3 on r2, whole edges 1.6-1.8 standard errors apart, r2 read
-on r3; session 13's reads right under a ring or third wink of their colour
-were 4-51 apart)."""
 
 EDGE_SAMPLES_MIN = 2
 """The fewest samples (0.4-0.7 mm apart) an edge of one colour must have for
