@@ -51,9 +51,10 @@ def test_a_small_lower_wink_is_fitted_at_its_size_and_read_under(
 
 @pytest.mark.xfail(
     strict=True,
-    reason="43702: g3's own fit (RMS 0.36 through all 46 of its points) is dropped as loose; "
-    "since session 14 the voted circle of another candidate (RMS 0.32) is too, but a third "
-    "(RMS 0.21, 7 mm off) is kept: a false green wink between the two, y5 on it",
+    reason="43702: g3's own fit (RMS 0.36 through all 46 of its points) is dropped as loose and "
+    "another candidate's voted circle (RMS 0.32, kept: _voted's RMS is carried negated) lies 4 mm "
+    "off into y5; with the sign fixed (session 14) a third candidate's circle (RMS 0.21, 7 mm "
+    "off) made a false green wink there instead",
 )
 def test_touching_pair_with_a_voted_misfit_orders_nothing() -> None:
     obs, m = benched(PAIR_43702, 43702)

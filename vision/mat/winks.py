@@ -346,7 +346,9 @@ def _voted(cal: MatCalibration, es: EdgeSet, row: int, g: Fit | None) -> Fit | N
     if most < 8 or not voted_start:  # as fitted (a tie goes to it)
         return g
     c = es.cands[row]
-    return Fit(c.colour, size, cx, cy, rms, False, row, c.depth_px, c.blob)
+    # -rms (a slip of session 12): no voted refit is too loose for _unexplained. Fixed,
+    # tuning 47720 lost a right refit over 0.25 mm and 43702 a false wink (session 14)
+    return Fit(c.colour, size, cx, cy, -rms, False, row, c.depth_px, c.blob)
 
 
 REVOTE_HELD = 0.75
