@@ -30,7 +30,9 @@ PILE_41476 = MatScene((
     strict=True,
     reason="not cured: counting a wink of the pair's colour known on either among those that "
     "hide their edges (session 13, reverted) left these two open but lost 8 right relations "
-    "in tuning 43000-43999 (whole edges read right at 5-50 standard errors) for none cured there",
+    "in tuning 43000-43999 (whole edges read right at 5-50 standard errors) for none cured there; "
+    "a bar of 2 standard errors for such edges (session 14, reverted) opened 42512 (1.6-1.8) "
+    "but lost 47711 and 47788 in tuning 47200-48399",
 )
 @pytest.mark.parametrize(("scene", "seed"), [(PILE_42512, 42512), (PILE_41476, 41476)])
 def test_one_colour_edges_under_a_wink_of_their_colour_on_one_order_nothing(
@@ -56,3 +58,19 @@ def test_one_colour_edges_of_a_sample_each_order_nothing() -> None:
     seen = seen_pairs(obs, m)
     assert not seen - true_pairs(PILE_42190)
     assert {("y2", "r2"), ("y2", "r5")} <= seen
+
+
+# Tuning seed 47432: b5 on g6 on b1. Read again with each face at its level,
+# b5's order with the pair was not yet known, and its blue face over their
+# lens voted for b1: 8026 blue points against 183 green, b1 on g6.
+PILE_47432 = MatScene((
+    TrueWink("b1", 770.4876, 150.7877, 0), TrueWink("g6", 779.2097, 144.7453, 1),
+    TrueWink("b5", 774.6365, 149.6670, 2),
+))  # fmt: skip
+
+
+def test_a_third_wink_of_the_colour_in_no_known_order_votes_for_neither() -> None:
+    obs, m = benched(PILE_47432, 47432)
+    seen = seen_pairs(obs, m)
+    assert not seen - true_pairs(PILE_47432)
+    assert ("g6", "b1") in seen

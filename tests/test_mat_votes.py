@@ -41,3 +41,19 @@ def test_a_point_votes_once() -> None:
     points = shown_mm2(A, B, []) / 0.01
     assert 0 < na + nb <= points
     assert nb < na / 10
+
+
+def test_a_wink_of_the_colour_in_no_known_order_hides_its_votes() -> None:
+    # a third wink of a's colour, C, over the whole overlap, known neither on
+    # nor under a or b: the colour there may be C's face, and votes nothing
+    # for a (session 14, tuning seed 47432: b5 over b1/g6's lens, 8026 blue
+    # points against 183 green, b1 read on g6); what shows of a's colour
+    # beyond C still votes
+    mask_a, mask_b = _masks()
+    c = (0.0, 0.0, 8.0, 3.0)
+    plain = clear_votes(mask_a, mask_b, CAL, A, B, [])
+    assert clear_votes(mask_a, mask_b, CAL, A, B, [], hide_a=[c]) == (0, plain[1])
+    assert clear_votes(mask_a, mask_b, CAL, A, B, [], hide_b=[c]) == (plain[0], 0)
+    small = (0.0, 0.0, 1.0, 3.0)
+    na, _ = clear_votes(mask_a, mask_b, CAL, A, B, [], hide_a=[small])
+    assert 0 < na < plain[0]

@@ -108,7 +108,9 @@ lost (40310); 33000-33499 (the 35 frames whose piles ask for these votes):
 
 def clear_votes(mask_a: Mask, mask_b: Mask, cal: MatCalibration, a: Circle, b: Circle,
                 over: Sequence[Circle], like_a: Sequence[Circle] = (),
-                like_b: Sequence[Circle] = (), step: float = 0.1) -> tuple[int, int]:  # fmt: skip
+                like_b: Sequence[Circle] = (), step: float = 0.1, *,
+                hide_a: Sequence[Circle] = (), hide_b: Sequence[Circle] = (),
+                ) -> tuple[int, int]:  # fmt: skip
     """How many points of the overlap of a and b, clear of ``over`` (winks
     above either, with their dark edge and blur), show a's colour and how
     many b's. A fine grid close to the rims: all that shows of an overlap
@@ -124,7 +126,15 @@ def clear_votes(mask_a: Mask, mask_b: Mask, cal: MatCalibration, a: Circle, b: C
     once (session 13: until then a slip of the array shapes counted a
     colour's points times its points clear of the rims, and counting only
     the points both showing the colour and clear, as meant, left right
-    slivers of tuning seeds 42140, 42158, 42373 with no votes at all)."""
+    slivers of tuning seeds 42140, 42158, 42373 with no votes at all).
+
+    A point inside a wink of ``hide_a`` (third winks of a's colour over the
+    overlap whose order with the pair is not known) votes nothing for a's
+    colour, which may be that wink's face; ``hide_b`` likewise (session 14:
+    tuning seed 47432, b5 on g6 on b1, read again with each face at its
+    level before b5's order was known, 8026 blue points of b5's face against
+    183 green: b1 on g6; until then only winks known over either were left
+    out)."""
     x0, x1 = max(a[0] - a[2], b[0] - b[2]), min(a[0] + a[2], b[0] + b[2])
     y0, y1 = max(a[1] - a[2], b[1] - b[2]), min(a[1] + a[2], b[1] + b[2])
     if x1 <= x0 or y1 <= y0:
@@ -141,11 +151,14 @@ def clear_votes(mask_a: Mask, mask_b: Mask, cal: MatCalibration, a: Circle, b: C
     pix = BLUR_PX / cal.px_per_mm((x0 + x1) / 2, (y0 + y1) / 2, z)
     least = CLEAR_MASK_MIN
     votes = []
-    for mask, dist, other, like in ((mask_a, db, b, like_a), (mask_b, da, a, like_b)):
+    for mask, dist, other, like, hide in ((mask_a, db, b, like_a, hide_a),
+                                          (mask_b, da, a, like_b, hide_b)):  # fmt: skip
         ok = dist[keep] < other[2] - pix  # a's colour counts only well inside b's rim
         for o in like:
             ok &= np.hypot(gx[keep] - o[0], gy[keep] - o[1]) > o[2] + 0.5 + pix
         shows = sample(mask, px)[:, 0] > least  # (n, 1): one channel
+        for o in hide:  # what shows there may be that wink's face, not the pair's
+            shows &= np.hypot(gx[keep] - o[0], gy[keep] - o[1]) > o[2] + 0.5 + pix
         votes.append(int(shows.sum()) if ok.any() else 0)
     return votes[0], votes[1]
 
@@ -268,9 +281,13 @@ def stack(circ: list[Circle], colours: list[Colour], masks: dict[Colour, Mask],
                 # b4 on y2 on b6, the still's b4 1.2 mm off, 5 lens points: open, 497 to 0 votes)
                 tops = [k for k in range(len(circ)) if k not in (i, j) and on[k] & {i, j}]
                 above = [circ[k] for k in tops]
+                # third winks over the lens in no known order: their faces vote for neither
+                loose = [k for k in others if k not in tops and k not in on[i] | on[j]]
+                hide_a, hide_b = ([circ[k] for k in loose if colours[k] is c] for c in (ci, cj))
                 na, nb = clear_votes(masks[ci], masks[cj], cal, circ[i], circ[j], above,
                                      [circ[k] for k in tops if colours[k] is ci],
-                                     [circ[k] for k in tops if colours[k] is cj])  # fmt: skip
+                                     [circ[k] for k in tops if colours[k] is cj],
+                                     hide_a=hide_a, hide_b=hide_b)  # fmt: skip
                 if (shown_mm2(circ[i], circ[j], above) < SHOWN_MM2 or na + nb < CLEAR_VOTES_MIN
                         or abs(na - nb) < 2 * LENS_MARGIN * (na + nb)):  # fmt: skip
                     left.append((i, j, others))
