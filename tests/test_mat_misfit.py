@@ -60,3 +60,13 @@ def test_touching_pair_with_a_voted_misfit_orders_nothing() -> None:
     obs, m = benched(PAIR_43702, 43702)
     assert not seen_pairs(obs, m) - true_pairs(PAIR_43702)
     assert len(m) == len(obs.winks)  # no false wink in the pair's place
+
+
+def test_a_voted_circle_reports_its_fit_as_a_distance() -> None:
+    """A circle voted by part of a wink's points carries its RMS negated
+    inside the analysis (``winks.Fit.rms``); the observation's ``fit_mm`` is
+    a distance all the same (43702's g3 said -0.318 mm)."""
+    obs, _ = benched(PAIR_43702, 43702)
+    fits = [w.fit_mm for w in obs.winks]
+    assert fits and all(f >= 0 for f in fits), fits
+    assert max(fits) > 0.25, fits  # the voted misfit's, as large as it was

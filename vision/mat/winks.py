@@ -35,6 +35,9 @@ class Fit:
     x: float
     y: float
     rms: float
+    """The edge points' RMS distance from the circle, mm; negative for a
+    circle voted by part of them (:func:`_voted`: a slip of session 12 that
+    the rules now lean on, so it is kept; the observation reports its size)."""
     whole: bool
     """The whole edge was seen (the radius was fitted too)."""
     row: int
