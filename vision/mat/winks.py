@@ -88,6 +88,9 @@ class Found:
     on: dict[int, set[int]]
     levels: list[int]
     masks: dict[Colour, Mask]
+    doubted: frozenset[int] = frozenset()
+    """The rows of fits that stood for a close fit of another circle of
+    their colour (:func:`~vision.mat.onefit.doubted`): perhaps two winks."""
 
 
 def find_winks(pic: Picture) -> Found:
@@ -102,9 +105,9 @@ def find_winks(pic: Picture) -> Found:
     fits = [f for f in fit(pic.cal, found, every_row, 0) if f is not None]
     if pic.loose_mm < 1.0:
         fits += _beyond(pic.cal, found, fits)
-    fits = onefit.dedupe([f for f in fits
-                          if f.whole or f.rms <= pic.loose_mm or onefit.backed(f, fits)],
-                         pic.apart_mm)  # fmt: skip
+    fitted = [f for f in fits if f.whole or f.rms <= pic.loose_mm or onefit.backed(f, fits)]
+    fits = onefit.dedupe(fitted, pic.apart_mm)
+    doubted = onefit.doubted(fitted, fits, pic.apart_mm)
     if pic.loose_mm < 1.0:
         found, fits, more = _unexplained(pic.cal, found, fits, masks, pic.loose_mm, pic.apart_mm)
         fits += more
@@ -130,7 +133,7 @@ def find_winks(pic: Picture) -> Found:
         fits = [fits[k] for k in keep]
         known = [(index[a], index[b]) for a, b in known if a in index and b in index]
         lifted, on, levels = _piled(pic, found, fits, masks, grey, known, saved)
-    return Found(lifted, on, levels, every)
+    return Found(lifted, on, levels, every, frozenset(doubted))
 
 
 def _piled(pic: Picture, found: EdgeSet, fits: list[Fit], masks: dict[Colour, Mask],
