@@ -21,6 +21,7 @@ from vision.mat.hints import SHOWS
 from vision.mat.hints import above as _above
 from vision.mat.hints import rescue as _rescue
 from vision.mat.hints import seeded as _seeded
+from vision.mat.hints import seeds as _seeds
 from vision.mat.layout import WINK_THICKNESS_MM
 from vision.mat.onefit import CLOSE_MM
 from vision.mat.segment import Mask, candidates, colour_masks
@@ -99,6 +100,8 @@ def find_winks(pic: Picture) -> Found:
     free = cv2.bitwise_not(pic.blocked)
     masks = {c: np.asarray(cv2.bitwise_and(m, free), np.uint8) for c, m in every.items()}
     cands = candidates(masks, pic.r_small_px)
+    if pic.hints:
+        cands += _seeds(pic, masks, cands)
     step = 0.25 * max(1.0, pic.r_small_px / 5.0)  # a still's rays need no finer steps
     found = edges(pic.image, cands, 2.6 * pic.r_small_px, pic.blocked, step)
     every_row = np.arange(len(cands))
