@@ -74,7 +74,11 @@ def seeds(pic: Picture, masks: dict[Colour, Mask], cands: list[Candidate]) -> li
     so broken that no peak of it lies :data:`~vision.mat.segment.candidates`'
     least depth inside (tuning seed 40731: g2 under b2, its crescent 16 px
     wide, 272 px of green in the crop, no green candidate), and
-    :func:`rescue` had no candidate to fit the hint from."""
+    :func:`rescue` had no candidate to fit the hint from. A seed serves
+    only :func:`rescue` (:func:`~vision.mat.winks.find_winks` fits only the
+    picture's own candidates): fitted on its own, a seed for a video fit
+    the crop rightly dropped (a circle across a crescent) made a false wink
+    (tuning seed 40012: a 16 mm fit 3.4 mm from g1's centre, under y5)."""
     out: list[Candidate] = []
     dist: dict[Colour, NDArray[np.float32]] = {}
     for h in pic.hints:

@@ -100,19 +100,20 @@ def find_winks(pic: Picture) -> Found:
     free = cv2.bitwise_not(pic.blocked)
     masks = {c: np.asarray(cv2.bitwise_and(m, free), np.uint8) for c, m in every.items()}
     cands = candidates(masks, pic.r_small_px)
+    own = len(cands)  # the seeds after them serve only to rescue their hints
     if pic.hints:
         cands += _seeds(pic, masks, cands)
     step = 0.25 * max(1.0, pic.r_small_px / 5.0)  # a still's rays need no finer steps
     found = edges(pic.image, cands, 2.6 * pic.r_small_px, pic.blocked, step)
-    every_row = np.arange(len(cands))
-    fits = [f for f in fit(pic.cal, found, every_row, 0) if f is not None]
+    fits = [f for f in fit(pic.cal, found, np.arange(own), 0) if f is not None]
     if pic.loose_mm < 1.0:
         fits += _beyond(pic.cal, found, fits)
     fitted = [f for f in fits if f.whole or f.rms <= pic.loose_mm or onefit.backed(f, fits)]
     fits = onefit.dedupe(fitted, pic.apart_mm)
     doubted = onefit.doubted(fitted, fits, pic.apart_mm)
     if pic.loose_mm < 1.0:
-        found, fits, more = _unexplained(pic.cal, found, fits, masks, pic.loose_mm, pic.apart_mm)
+        found, fits, more = _unexplained(pic.cal, found, fits, masks, pic.loose_mm, pic.apart_mm,
+                                         own)  # fmt: skip
         fits += more
     fits = onefit.one_colour_each(pic.cal, fits, masks)
     fits, saved = _rescue(pic, found, fits, masks)
@@ -245,7 +246,7 @@ EXPLAINED_MIN = 12
 
 
 def _unexplained(cal: MatCalibration, es: EdgeSet, fits: list[Fit], masks: dict[Colour, Mask],
-                 loose_mm: float, apart_mm: tuple[float, float],
+                 loose_mm: float, apart_mm: tuple[float, float], own: int,
                  ) -> tuple[EdgeSet, list[Fit], list[Fit]]:  # fmt: skip
     """Candidates no close fit came from (none, or a fit further than
     ``loose_mm`` from its points), fitted again without the edge points that
@@ -258,7 +259,7 @@ def _unexplained(cal: MatCalibration, es: EdgeSet, fits: list[Fit], masks: dict[
     circle across two winks). Returns the edge set with those points left
     out of the rows refitted, the fits less those replaced, and the refits."""
     used = {f.row for f in fits if f.whole or f.rms <= loose_mm}
-    rows = np.array([k for k in range(len(es.cands)) if k not in used], np.int64)
+    rows = np.array([k for k in range(own) if k not in used], np.int64)  # the first ``own``
     if not len(rows) or not fits:
         return es, fits, []
     pts = cal.to_mat(es.points[rows].reshape(-1, 2), WINK_THICKNESS_MM).reshape(len(rows), RAYS, 2)
