@@ -9,14 +9,16 @@ import math
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from controller.games.tiddlywinks.geometry import Colour
 from vision.mat import relations
 from vision.mat.camera import MatCalibration
 from vision.mat.fit import EdgeSet, fixed_all
 from vision.mat.layout import WINK_THICKNESS_MM
-from vision.mat.segment import Mask
+from vision.mat.segment import Candidate, Mask
 
 if TYPE_CHECKING:
     from vision.mat.winks import Fit, Picture
@@ -63,6 +65,39 @@ def rescue(pic: Picture, es: EdgeSet, fits: list[Fit],
                 gone += misfit + more
                 break
     return [f for f in fits if f not in gone], out
+
+
+def seeds(pic: Picture, masks: dict[Colour, Mask], cands: list[Candidate]) -> list[Candidate]:
+    """A candidate for each hint that none of ``cands`` of its colour lies
+    inside: the point of its disc deepest in its colour's mask, if any of
+    its colour shows there. In a dark, noisy still a crescent's mask can be
+    so broken that no peak of it lies :data:`~vision.mat.segment.candidates`'
+    least depth inside (tuning seed 40731: g2 under b2, its crescent 16 px
+    wide, 272 px of green in the crop, no green candidate), and
+    :func:`rescue` had no candidate to fit the hint from. A seed serves
+    only :func:`rescue` (:func:`~vision.mat.winks.find_winks` fits only the
+    picture's own candidates): fitted on its own, a seed for a video fit
+    the crop rightly dropped (a circle across a crescent) made a false wink
+    (tuning seed 40012: a 16 mm fit 3.4 mm from g1's centre, under y5)."""
+    out: list[Candidate] = []
+    dist: dict[Colour, NDArray[np.float32]] = {}
+    for h in pic.hints:
+        own = [(c.u, c.v) for c in cands if c.colour is h.colour]
+        if own:
+            at = pic.cal.to_mat(np.array(own), WINK_THICKNESS_MM)
+            if (np.hypot(at[:, 0] - h.x, at[:, 1] - h.y) < h.size / 2).any():
+                continue
+        if h.colour not in dist:
+            dist[h.colour] = np.asarray(cv2.distanceTransform(masks[h.colour], cv2.DIST_L2, 5),
+                                        np.float32)  # fmt: skip
+        disc = np.zeros(masks[h.colour].shape, np.uint8)
+        u, v = pic.cal.to_pixels(np.array([[h.x, h.y]]), WINK_THICKNESS_MM)[0]
+        r_px = h.size / 2 * pic.r_small_px / 8.0  # r_small_px: a 16 mm wink's radius
+        cv2.circle(disc, (round(float(u)), round(float(v))), round(r_px), 255, -1)
+        _, depth, _, (px, py) = cv2.minMaxLoc(dist[h.colour], disc)
+        if depth >= 1.0:
+            out.append(Candidate(h.colour, float(px), float(py), float(depth)))
+    return out
 
 
 def _refits(pic: Picture, es: EdgeSet, h: Fit, fits: list[Fit]) -> list[Fit]:

@@ -57,6 +57,39 @@ def dedupe(fits: list[Fit], apart_mm: tuple[float, float]) -> list[Fit]:
     return out
 
 
+def doubted(fits: list[Fit], kept: list[Fit], apart_mm: tuple[float, float]) -> set[int]:
+    """The rows of the ``kept`` fits (:func:`dedupe`'s) that stood for a
+    close fit (whole, or RMS within :data:`CLOSE_MM`) of their colour that
+    may be another wink: one of their size a quarter of its diameter or more
+    off, or a 16 mm one within :data:`SAME_MM` of a 22 mm fit's centre. Two
+    winks of one colour, one partly under the other, make one blob, and in a
+    video frame their fits can lie closer than ``apart_mm`` (tuning seed
+    40652: y4's fit, RMS 0.21 mm, 7.6 mm from that of y6 lying on it, seen
+    whole), or the pair's outline can pass for one large wink's (40069: a
+    22 mm circle round y4 and the crescent of y6 under b5, RMS 0.22 mm, where
+    y4's own candidate fitted a 16 mm one 0.1 mm off, RMS 0.12). A closer
+    look may tell them apart (:func:`~vision.mat.closer.groups`).
+
+    Not the other doubts of one wink's fits: of a lone wink's candidates at
+    its rim, in video frames of fresh tuning seeds 46000-46059, 22 mm fits
+    lay 2.1-3.2 mm from the 22 mm wink's (29), 22 mm ones nearly concentric
+    on a 16 mm wink (27); 16 mm ones 4 mm or more from a 16 mm wink's (3)
+    and nearly concentric on a 22 mm one (0) were rare."""
+    out: set[int] = set()
+    gone = {id(f) for f in fits} - {id(o) for o in kept}
+    for f in fits:
+        if id(f) not in gone or not (f.whole or f.rms <= CLOSE_MM):
+            continue
+        for o in kept:
+            d = math.hypot(o.x - f.x, o.y - f.y)
+            if o.colour is not f.colour or o.row < 0 or d >= apart_mm[o.size != f.size]:
+                continue
+            if (o.size == f.size and d >= f.size / 4) or (
+                    (o.size, f.size) == (22, 16) and d < SAME_MM):  # fmt: skip
+                out.add(o.row)
+    return out
+
+
 def one_colour_each(cal: MatCalibration, fits: list[Fit], masks: dict[Colour, Mask]) -> list[Fit]:
     """Two fits of different colours on nearly one circle are one wink
     (where two colours meet, their blend can pass for a third colour and

@@ -7,7 +7,7 @@ a second look at a pile, a crop of a full-resolution still
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -21,6 +21,7 @@ from vision.mat.hints import SHOWS
 from vision.mat.hints import above as _above
 from vision.mat.hints import rescue as _rescue
 from vision.mat.hints import seeded as _seeded
+from vision.mat.hints import seeds as _seeds
 from vision.mat.layout import WINK_THICKNESS_MM
 from vision.mat.onefit import CLOSE_MM
 from vision.mat.segment import Mask, candidates, colour_masks
@@ -91,6 +92,9 @@ class Found:
     on: dict[int, set[int]]
     levels: list[int]
     masks: dict[Colour, Mask]
+    doubted: frozenset[int] = frozenset()
+    """The rows of fits that stood for a close fit of another circle of
+    their colour (:func:`~vision.mat.onefit.doubted`): perhaps two winks."""
 
 
 def find_winks(pic: Picture) -> Found:
@@ -99,18 +103,21 @@ def find_winks(pic: Picture) -> Found:
     free = cv2.bitwise_not(pic.blocked)
     masks = {c: np.asarray(cv2.bitwise_and(m, free), np.uint8) for c, m in every.items()}
     cands = candidates(masks, pic.r_small_px)
+    own = len(cands)  # the seeds after them serve only to rescue their hints
+    if pic.hints:
+        cands += _seeds(pic, masks, cands)
     step = 0.25 * max(1.0, pic.r_small_px / 5.0)  # a still's rays need no finer steps
     found = edges(pic.image, cands, 2.6 * pic.r_small_px, pic.blocked, step)
-    every_row = np.arange(len(cands))
-    fits = [f for f in fit(pic.cal, found, every_row, 0) if f is not None]
+    fits = [f for f in fit(pic.cal, found, np.arange(own), 0) if f is not None]
     if pic.loose_mm < 1.0:
         found, fits = _revoted(pic.cal, found, fits, pic.loose_mm)
         fits += _beyond(pic.cal, found, fits)
-    fits = onefit.dedupe([f for f in fits
-                          if f.whole or f.rms <= pic.loose_mm or onefit.backed(f, fits)],
-                         pic.apart_mm)  # fmt: skip
+    fitted = [f for f in fits if f.whole or f.rms <= pic.loose_mm or onefit.backed(f, fits)]
+    fits = onefit.dedupe(fitted, pic.apart_mm)
+    doubted = onefit.doubted(fitted, fits, pic.apart_mm)
     if pic.loose_mm < 1.0:
-        found, fits, more = _unexplained(pic.cal, found, fits, masks, pic.loose_mm, pic.apart_mm)
+        found, fits, more = _unexplained(pic.cal, found, fits, masks, pic.loose_mm, pic.apart_mm,
+                                         own)  # fmt: skip
         fits += more
     fits = onefit.one_colour_each(pic.cal, fits, masks)
     fits, saved = _rescue(pic, found, fits, masks)
@@ -134,7 +141,7 @@ def find_winks(pic: Picture) -> Found:
         fits = [fits[k] for k in keep]
         known = [(index[a], index[b]) for a, b in known if a in index and b in index]
         lifted, on, levels = _piled(pic, found, fits, masks, grey, known, saved)
-    return Found(lifted, on, levels, every)
+    return Found(lifted, on, levels, every, frozenset(doubted))
 
 
 def _piled(pic: Picture, found: EdgeSet, fits: list[Fit], masks: dict[Colour, Mask],
@@ -243,7 +250,7 @@ EXPLAINED_MIN = 12
 
 
 def _unexplained(cal: MatCalibration, es: EdgeSet, fits: list[Fit], masks: dict[Colour, Mask],
-                 loose_mm: float, apart_mm: tuple[float, float],
+                 loose_mm: float, apart_mm: tuple[float, float], own: int,
                  ) -> tuple[EdgeSet, list[Fit], list[Fit]]:  # fmt: skip
     """Candidates no close fit came from (none, or a fit further than
     ``loose_mm`` from its points), fitted again without the edge points that
@@ -256,7 +263,7 @@ def _unexplained(cal: MatCalibration, es: EdgeSet, fits: list[Fit], masks: dict[
     circle across two winks). Returns the edge set with those points left
     out of the rows refitted, the fits less those replaced, and the refits."""
     used = {f.row for f in fits if f.whole or f.rms <= loose_mm}
-    rows = np.array([k for k in range(len(es.cands)) if k not in used], np.int64)
+    rows = np.array([k for k in range(own) if k not in used], np.int64)  # the first ``own``
     if not len(rows) or not fits:
         return es, fits, []
     pts = cal.to_mat(es.points[rows].reshape(-1, 2), WINK_THICKNESS_MM).reshape(len(rows), RAYS, 2)
@@ -273,13 +280,16 @@ def _unexplained(cal: MatCalibration, es: EdgeSet, fits: list[Fit], masks: dict[
     out: list[Fit] = []
     for row, first in zip(rows, fit(cal, trial, rows, 0), strict=True):
         g = _voted(cal, trial, int(row), first)
+        second = None
         rest = [o for o in (*fits, *out) if o.row != row]
         if g is not first and g is not None:  # only its circle's points: refitted a level up alike
             if any(o.colour is g.colour and o.size != g.size
                    and math.hypot(o.x - g.x, o.y - g.y) < VOTED_APART_MM
                    for o in rest):  # fmt: skip
                 continue
-            ok[row] &= _held(cal.to_mat(es.points[row], WINK_THICKNESS_MM), g)
+            held = _held(cal.to_mat(es.points[row], WINK_THICKNESS_MM), g)
+            second = _second(cal, es, ok, int(row), held, g, rest, masks, loose_mm, apart_mm)
+            ok[row] &= held
         if g is None or g.rms > loose_mm:
             continue
         if any(o.colour is g.colour
@@ -287,12 +297,44 @@ def _unexplained(cal: MatCalibration, es: EdgeSet, fits: list[Fit], masks: dict[
                for o in rest):  # fmt: skip
             continue  # a wink found already
         if relations.fill(masks[g.colour], cal, g.circle(), _above(cal, g, rest, masks)) >= SHOWS:
-            out.append(g)
+            out += [g, second] if second else [g]  # the second only with the voted circle kept
     keep = es.ok.copy()
     for f in out:
-        keep[f.row] = ok[f.row]
-    refitted = {f.row for f in out}
+        if f.row >= 0:
+            keep[f.row] = ok[f.row]
+    refitted = {f.row for f in out} - {-1}
     return EdgeSet(es.cands, es.points, keep), [f for f in fits if f.row not in refitted], out
+
+
+def _second(cal: MatCalibration, es: EdgeSet, ok: NDArray[np.bool_], row: int,
+            held: NDArray[np.bool_], g: Fit, rest: list[Fit], masks: dict[Colour, Mask],
+            loose_mm: float, apart_mm: tuple[float, float]) -> Fit | None:  # fmt: skip
+    """A second wink of candidate ``row``'s colour whose edge points are
+    among those (``ok``) its voted circle ``g`` does not hold (``held``):
+    the circle :func:`_voted` starts where :data:`EXPLAINED_MIN` or more of
+    them vote for, if it fits within ``loose_mm``, is no wink found already
+    (``g`` or ``rest``, ``apart_mm``) and shows :data:`SHOWS` of its colour
+    clear of the fits that may lie over it. It has no candidate of its own
+    (row -1: not refitted one level up). Two winks of one colour lying
+    closer than a wink's radius make one peak in their blob, and one
+    candidate (tuning seed 40581: b3 under b6, on b4, 6.1 mm from b6; the
+    candidate's voted circle was b6's, and of its 34 points clear of b4's
+    rim 15 lay on b3's arc, 0.3 mm from its true circle); b3 was lost with
+    both its relations."""
+    left = ok[row] & ~held
+    if left.sum() < EXPLAINED_MIN:
+        return None
+    only = ok.copy()
+    only[row] = left
+    f = _voted(cal, EdgeSet(es.cands, es.points, only), row, None)
+    if f is None or f.rms > loose_mm:
+        return None
+    if any(o.colour is f.colour and math.hypot(o.x - f.x, o.y - f.y) < apart_mm[o.size != f.size]
+           for o in (*rest, g)):  # fmt: skip
+        return None
+    if relations.fill(masks[f.colour], cal, f.circle(), _above(cal, f, [*rest, g], masks)) < SHOWS:
+        return None
+    return replace(f, row=-1)
 
 
 VOTED_MM = 0.7
