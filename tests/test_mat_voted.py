@@ -8,9 +8,12 @@ import math
 import numpy as np
 
 from controller.games.tiddlywinks.geometry import Colour
+from tests.mat_piles import benched, sizes
 from vision.mat.camera import MatCalibration
 from vision.mat.fit import RAYS, EdgeSet
 from vision.mat.segment import Candidate
+from vision.mat.synth.compare import seen_pairs, true_pairs
+from vision.mat.synth.scene import MatScene, TrueWink
 from vision.mat.winks import Fit, _revoted, _voted
 
 S, C = 2.0, 60.0
@@ -78,3 +81,18 @@ def test_a_fit_holding_its_points_is_kept() -> None:
     first = Fit(Colour.BLUE, 16, 0.05, 0.0, 0.05, False, 0, 6.0, 0)
     narrowed, (got,) = _revoted(CAL, own, [first], 0.25)
     assert got is first and narrowed is own
+
+
+# Fresh tuning seed 49052: b6 on b4 (16 mm) on b2. The still's fit of b4
+# holds 22 of its 41 edge points; _voted's circle (by fixed_all's own count)
+# was a 22 mm one 2.9 mm off holding 21, and b4 was read under b2.
+PILE_49052 = MatScene((
+    TrueWink("b2", 743.2816, -78.0903, 0), TrueWink("b4", 738.1477, -83.3483, 1),
+    TrueWink("b6", 725.4004, -88.1665, 2),
+))  # fmt: skip
+
+
+def test_a_voted_circle_holding_no_more_points_is_no_revote() -> None:
+    obs, m = benched(PILE_49052, 49052)
+    assert sizes(obs, m) == [("b2", 22), ("b4", 16), ("b6", 16)]
+    assert seen_pairs(obs, m) <= true_pairs(PILE_49052), "no false squop"

@@ -426,15 +426,22 @@ def _revoted(cal: MatCalibration, es: EdgeSet, fits: list[Fit],
     0.25, and 13 on a 16 mm one 2.6 mm off; 29 lie on its own arc, which
     the voted 16 mm circle holds, 0.1 mm off). Until then only candidates
     with no close fit were voted (:func:`_unexplained`). A fit holding
-    :data:`REVOTE_HELD` of its points is kept as it is."""
+    :data:`REVOTE_HELD` of its points is kept as it is, and so is one the
+    voted circle holds no more points than (by :func:`_held`; fresh tuning
+    seed 49052: b4, 16 mm, holding 22 of 41, was replaced by a 22 mm circle
+    2.9 mm off holding 21, which _voted's own count preferred, and read
+    under b2: a false squop)."""
     ok = es.ok
     out = []
     for f in fits:
         g: Fit | None = f
         if f.row >= 0 and not f.whole and f.rms <= loose_mm:
             pts = cal.to_mat(es.points[f.row][es.ok[f.row]], WINK_THICKNESS_MM)
-            if _held(pts, f).sum() < REVOTE_HELD * len(pts):
+            held = int(_held(pts, f).sum())
+            if held < REVOTE_HELD * len(pts):
                 g = _voted(cal, es, f.row, f)
+                if g is not None and _held(pts, g).sum() <= held:
+                    g = f  # _voted's count is fixed_all's, not _held's: a circle holding no more
         if g is not None and g is not f:
             if ok is es.ok:
                 ok = es.ok.copy()
