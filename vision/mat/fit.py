@@ -363,9 +363,10 @@ def voted(points: Floats, r: float, within: float = 0.5) -> tuple[float, float] 
     counts = np.bincount(row * w + col, minlength=w * h)
     grid = cv2.boxFilter(counts.reshape(h, w).astype(np.float32), -1, (3, 3),
                          normalize=False, borderType=cv2.BORDER_CONSTANT).ravel()  # fmt: skip
-    best = np.arange(len(grid))
     if len(grid) > VOTE_BEST:
         best = np.argpartition(grid, -VOTE_BEST)[-VOTE_BEST:]
+    else:
+        best = np.arange(len(grid))
     by, bx = np.divmod(best, w)
     # near[c, k]: centre c's cell within one of best k's, each way (the table padded by a cell)
     table = np.zeros((h + 2, w + 2, len(best)), bool)
@@ -374,7 +375,7 @@ def voted(points: Floats, r: float, within: float = 0.5) -> tuple[float, float] 
         bx[:, None, None] + _NEAR,
         np.arange(len(best))[:, None, None],
     ] = True
-    near = table.reshape(-1, len(best))[(row + 1) * (w + 2) + col + 1]
+    near = np.take(table.reshape(-1, len(best)), (row + 1) * (w + 2) + col + 1, axis=0)
     # the centres near best k are the three by three sum at it (exact in float32)
     tried = (near.T @ centres) / np.maximum(grid[best], 1)[:, None]
     res = np.abs(np.hypot(points[None, :, 0] - tried[:, None, 0],
