@@ -301,6 +301,24 @@ VOTE_BEST = 8
 on their circles."""
 
 
+_PAIRS: dict[int, tuple[NDArray[np.intp], NDArray[np.intp]]] = {}
+""":func:`voted`'s point pairs (``np.triu_indices(n, 1)``) by point count
+``n``, made once (read-only)."""
+
+_NEAR = np.arange(3)
+"""Rows (and columns) of the three by three cells around a cell, in
+:func:`voted`'s table padded by one cell each side."""
+
+
+def _pairs(n: int) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+    if n not in _PAIRS:
+        i, j = np.triu_indices(n, 1)
+        i.setflags(write=False)
+        j.setflags(write=False)
+        _PAIRS[n] = i, j
+    return _PAIRS[n]
+
+
 def voted(points: Floats, r: float, within: float = 0.5) -> tuple[float, float] | None:
     """The centre of the circle of radius ``r`` through the most of
     ``points`` (within ``within``): each two points far enough apart give
@@ -309,28 +327,57 @@ def voted(points: Floats, r: float, within: float = 0.5) -> tuple[float, float] 
     mean centres of the :data:`VOTE_BEST` fullest, the one with the most
     points on its circle wins (a start for :func:`fixed_all` that points
     of other winks' edges do not drag off, as they drag a least-squares
-    circle's). None: no two points to go by."""
-    i, j = np.triu_indices(len(points), 1)
-    chord = points[j] - points[i]
-    half = np.hypot(chord[:, 0], chord[:, 1]) / 2
+    circle's). None: no two points to go by.
+
+    Every number as session 14's first version computed it, to the bit (the
+    pairs made once per point count, x and y apart, cells without a float
+    floor, the cells near the fullest from a table, their counts from the
+    three by three sums; ``tests/test_mat_voted_exact.py`` keeps that
+    version): ``np.argpartition`` and the ``@`` are called on the same
+    arrays, so ties and sums fall as they did."""
+    x, y = points[:, 0], points[:, 1]
+    i, j = _pairs(len(points))
+    dx, dy = x[j] - x[i], y[j] - y[i]
+    half = np.hypot(dx, dy) / 2
     use = (half > 0.2 * r) & (half < r)
     if not use.any():
         return None
-    mid, chord, half = (points[i[use]] + points[j[use]]) / 2, chord[use], half[use]
-    normal = np.column_stack([-chord[:, 1], chord[:, 0]]) / (2 * half[:, None])
-    reach = np.sqrt(r * r - half * half)[:, None]
-    centres = np.vstack([mid + normal * reach, mid - normal * reach])
-    cell = np.floor((centres - centres.min(axis=0)) / VOTE_CELL_MM).astype(np.int64)
-    shape = cell.max(axis=0) + 1
-    counts = np.bincount(cell[:, 1] * shape[0] + cell[:, 0], minlength=int(shape[0] * shape[1]))
-    grid = cv2.boxFilter(counts.reshape(shape[1], shape[0]).astype(np.float32), -1, (3, 3),
+    i, j, dx, dy, half = i[use], j[use], dx[use], dy[use], half[use]
+    mx, my = (x[i] + x[j]) / 2, (y[i] + y[j]) / 2
+    reach = np.sqrt(r * r - half * half)
+    twice = 2 * half
+    ox, oy = -dy / twice * reach, dx / twice * reach
+    u = len(half)
+    centres = np.empty((2 * u, 2))
+    np.add(mx, ox, out=centres[:u, 0])
+    np.add(my, oy, out=centres[:u, 1])
+    np.subtract(mx, ox, out=centres[u:, 0])
+    np.subtract(my, oy, out=centres[u:, 1])
+    cx, cy = centres[:, 0], centres[:, 1]
+    low_x, low_y = cx.min(), cy.min()
+    # x - min >= 0 exactly, so truncation is the floor; the cells grow with x
+    col = ((cx - low_x) / VOTE_CELL_MM).astype(np.int64)
+    row = ((cy - low_y) / VOTE_CELL_MM).astype(np.int64)
+    w = int((cx.max() - low_x) / VOTE_CELL_MM) + 1
+    h = int((cy.max() - low_y) / VOTE_CELL_MM) + 1
+    counts = np.bincount(row * w + col, minlength=w * h)
+    grid = cv2.boxFilter(counts.reshape(h, w).astype(np.float32), -1, (3, 3),
                          normalize=False, borderType=cv2.BORDER_CONSTANT).ravel()  # fmt: skip
-    best = np.arange(len(grid))
     if len(grid) > VOTE_BEST:
         best = np.argpartition(grid, -VOTE_BEST)[-VOTE_BEST:]
-    by, bx = np.divmod(best, shape[0])
-    near = (np.abs(cell[:, 0, None] - bx) <= 1) & (np.abs(cell[:, 1, None] - by) <= 1)
-    tried = (near.T @ centres) / np.maximum(near.sum(axis=0), 1)[:, None]
+    else:
+        best = np.arange(len(grid))
+    by, bx = np.divmod(best, w)
+    # near[c, k]: centre c's cell within one of best k's, each way (the table padded by a cell)
+    table = np.zeros((h + 2, w + 2, len(best)), bool)
+    table[
+        by[:, None, None] + _NEAR[:, None],
+        bx[:, None, None] + _NEAR,
+        np.arange(len(best))[:, None, None],
+    ] = True
+    near = np.take(table.reshape(-1, len(best)), (row + 1) * (w + 2) + col + 1, axis=0)
+    # the centres near best k are the three by three sum at it (exact in float32)
+    tried = (near.T @ centres) / np.maximum(grid[best], 1)[:, None]
     res = np.abs(np.hypot(points[None, :, 0] - tried[:, None, 0],
                           points[None, :, 1] - tried[:, None, 1]) - r)  # fmt: skip
     k = int(np.argmax((res < within).sum(axis=1)))
