@@ -43,7 +43,7 @@ def test_a_small_lower_wink_is_fitted_at_its_size_and_read_under(
     all the lower wink's edge points, rays that ran on into the winks over
     it among them: a 22 mm circle from there held more of them than a 16 mm
     one (session 13: 42066's b4, 16 of 45 points, RMS 0.248). Every partial
-    fit of a still is voted again (``winks._revoted``)."""
+    fit of a still is voted again (``voting.revote``)."""
     obs, m = benched(scene, seed)
     assert sizes(obs, m) == sorted((t.id, wink_size(t.id)) for t in scene.winks)
     assert seen_pairs(obs, m) == true_pairs(scene)

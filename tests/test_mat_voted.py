@@ -1,5 +1,5 @@
 """Voted circles (issue 8, session 14): a still's close partial fits are voted
-again (`winks._revoted`)."""
+again (`voting.revote`, called by `winks.find_winks`)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,9 @@ from vision.mat.fit import RAYS, EdgeSet
 from vision.mat.segment import Candidate
 from vision.mat.synth.compare import seen_pairs, true_pairs
 from vision.mat.synth.scene import MatScene, TrueWink
-from vision.mat.winks import Fit, _revoted, _voted
+from vision.mat.voting import revote as _revoted
+from vision.mat.voting import vote as _voted
+from vision.mat.winks import Fit
 
 S, C = 2.0, 60.0
 """2 px per mm straight from above (a still's scale), the mat's origin at
@@ -54,7 +56,7 @@ def test_a_vote_finds_the_arc_a_start_between_two_winks_missed() -> None:
     got = _voted(CAL, es, 0, start)
     assert got is not None and got is not start
     assert got.size == 16 and _off(got) < 0.2
-    assert abs(got.rms) < 0.1  # carried negated (winks._voted's comment)
+    assert abs(got.rms) < 0.1  # carried negated (voting.vote's comment)
 
 
 def test_a_partial_fit_of_a_still_is_voted_again() -> None:
