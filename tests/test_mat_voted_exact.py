@@ -1,11 +1,13 @@
-"""``fit.voted`` returns, to the bit, what its first version (session 14,
-kept here as ``_voted_reference``) returned: the cheaper one (pairs made
-once per point count, x and y apart, the cells near the fullest from a
-table) must not move a centre, nor resolve a tie otherwise.
+"""``fit.voted`` returns, to the bit, what the plain formula (session 14's
+first version, kept here as ``_voted_reference``) returns: the cheaper one
+(pairs made once per point count, x and y apart, the cells near the
+fullest from a table) must not move a centre, nor resolve a tie otherwise.
+Both take the fullest cells fullest first, ties to the lowest cell (the
+lattice cases tie: ``np.argpartition``'s order, which the first version
+used, depends on the CPU's kernel, and fails them).
 
-A guard: it passes on the old code too (the reference is the old formula);
-it fails when a change to ``voted`` moves any returned bit on these
-inputs."""
+A guard of the cheaper arithmetic; it fails when a change to ``voted``
+moves any returned bit on these inputs."""
 
 from __future__ import annotations
 
@@ -36,9 +38,7 @@ def _voted_reference(
     counts = np.bincount(cell[:, 1] * shape[0] + cell[:, 0], minlength=int(shape[0] * shape[1]))
     grid = cv2.boxFilter(counts.reshape(shape[1], shape[0]).astype(np.float32), -1, (3, 3),
                          normalize=False, borderType=cv2.BORDER_CONSTANT).ravel()  # fmt: skip
-    best = np.arange(len(grid))
-    if len(grid) > VOTE_BEST:
-        best = np.argpartition(grid, -VOTE_BEST)[-VOTE_BEST:]
+    best = np.argsort(-grid, kind="stable")[:VOTE_BEST]
     by, bx = np.divmod(best, shape[0])
     near = (np.abs(cell[:, 0, None] - bx) <= 1) & (np.abs(cell[:, 1, None] - by) <= 1)
     tried = (near.T @ centres) / np.maximum(near.sum(axis=0), 1)[:, None]
