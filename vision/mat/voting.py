@@ -38,7 +38,8 @@ def held(points: NDArray[np.float64], f: Fit) -> NDArray[np.bool_]:
     return np.abs(np.hypot(points[:, 0] - f.x, points[:, 1] - f.y) - f.size / 2) < VOTED_MM
 
 
-def vote(cal: MatCalibration, es: EdgeSet, row: int, g: Fit | None) -> Fit | None:
+def vote(cal: MatCalibration, es: EdgeSet, row: int, g: Fit | None,
+         pts: NDArray[np.float64] | None = None) -> Fit | None:  # fmt: skip
     """``g``, the partial fit of candidate ``row``, or the circle of either
     size started where most of its points vote for (:func:`~vision.mat.fit.voted`)
     if that holds more of them (of those holding nearly as many,
@@ -46,10 +47,12 @@ def vote(cal: MatCalibration, es: EdgeSet, row: int, g: Fit | None) -> Fit | Non
     one-colour pile, whose rays crossed its dark edge over the faces below
     and ended on their rims; of the 16 edge points left, 13 lie on its arc,
     but the least-squares start lay 4.8 mm off, a 16 mm circle from there
-    held none of them, and a 22 mm one held 9, 2.7 mm off)."""
+    held none of them, and a 22 mm one held 9, 2.7 mm off). ``pts``: the
+    row's edge points on the mat, when the caller has them."""
     if g is not None and g.whole:
         return g
-    pts = cal.to_mat(es.points[row][es.ok[row]], WINK_THICKNESS_MM)
+    if pts is None:
+        pts = cal.to_mat(es.points[row][es.ok[row]], WINK_THICKNESS_MM)
     if g is not None and held(pts, g).sum() >= len(pts) - 2:
         return g  # it holds nearly all of them: no circle could hold many more
     starts = [(s, size, False) for size in (22, 16) for s in (voted(pts, size / 2),)
@@ -117,7 +120,7 @@ def revote(cal: MatCalibration, es: EdgeSet, fits: list[Fit],
             pts = cal.to_mat(es.points[f.row][es.ok[f.row]], WINK_THICKNESS_MM)
             kept = int(held(pts, f).sum())
             if kept < REVOTE_HELD * len(pts):
-                g = vote(cal, es, f.row, f)
+                g = vote(cal, es, f.row, f, pts)
                 if g is not None and held(pts, g).sum() <= kept:
                     g = f  # vote's count is fixed_all's, not held's: a circle holding no more
         if g is not None and g is not f:
