@@ -1,0 +1,174 @@
+"""What a picture shows of a wink or of two winks' overlap, clear of the
+winks over them: the colour of an overlap's lens (:func:`lens_share`), its
+area showing (:func:`shown_mm2`), a sliver's votes (:func:`clear_votes`), a
+disc's colour (:func:`fill`), the grey along an edge (:func:`arc_darkness`).
+:mod:`vision.mat.relations` orders the winks by them."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.mat.camera import MatCalibration
+from vision.mat.segment import Mask, sample
+
+Circle = tuple[float, float, float, float]
+"""x, y, radius, face height (mm)."""
+
+
+def lens_share(mask_a: Mask, mask_b: Mask, cal: MatCalibration, a: Circle, b: Circle,
+               others: Sequence[Circle] = ()) -> tuple[float, int]:  # fmt: skip
+    """The share of the overlap lens showing a's colour rather than b's (0-1),
+    and how many points of the lens were looked at.
+
+    Parts of the lens under any of ``others`` (a third wink of a pile, in a's
+    or b's colour, may lie over both) are left out."""
+    xs = np.arange(-a[2], a[2] + 0.01, 0.5)
+    gx, gy = np.meshgrid(xs + a[0], xs + a[1])
+    grid = np.column_stack([gx.ravel(), gy.ravel()])
+    keep = (np.hypot(grid[:, 0] - a[0], grid[:, 1] - a[1]) < a[2] - 0.5) & (
+        np.hypot(grid[:, 0] - b[0], grid[:, 1] - b[1]) < b[2] - 0.5
+    )
+    for o in others:
+        keep &= np.hypot(grid[:, 0] - o[0], grid[:, 1] - o[1]) > o[2] + 0.7
+    lens = grid[keep]
+    if len(lens) == 0:
+        return 0.5, 0
+    px = cal.to_pixels(lens, max(a[3], b[3]))
+    na = float(sample(mask_a, px).sum())
+    nb = float(sample(mask_b, px).sum())
+    return (0.5 if na + nb == 0 else na / (na + nb)), len(lens)
+
+
+def shown_mm2(a: Circle, b: Circle, over: Sequence[Circle], step: float = 0.1) -> float:
+    """The area (mm²) of the overlap of a and b not under ``over`` (third
+    winks lying on either, with their 0.5 mm dark edges)."""
+    x0, x1 = max(a[0] - a[2], b[0] - b[2]), min(a[0] + a[2], b[0] + b[2])
+    y0, y1 = max(a[1] - a[2], b[1] - b[2]), min(a[1] + a[2], b[1] + b[2])
+    if x1 <= x0 or y1 <= y0:
+        return 0.0
+    gx, gy = np.meshgrid(np.arange(x0, x1, step) + step / 2, np.arange(y0, y1, step) + step / 2)
+    keep = (np.hypot(gx - a[0], gy - a[1]) < a[2]) & (np.hypot(gx - b[0], gy - b[1]) < b[2])
+    for o in over:
+        keep &= np.hypot(gx - o[0], gy - o[1]) > o[2] + 0.5
+    return float(keep.sum()) * step * step
+
+
+CLEAR_VOTES_MIN = 4
+"""The least points of an overlap (0.1 mm apart: 0.04 mm²) that must show
+one of the pair's colours clear of the winks above them for that colour to
+order them when nothing else does; fewer are a blend at the blurred rim of
+the wink above. Set on tuning seeds 32000-33399: slivers read right gave
+4-23 points, a blend read wrong 2."""
+
+
+CLEAR_MASK_MIN = 127
+"""A point of such a sliver votes for a colour only where the colour's mask,
+sampled bilinearly between the still's pixels, is over this (of 255): the
+pixels round it are mostly of that colour. Over 0 (until session 10) a point
+within a pixel of any pixel of the colour voted for it, and at the tip of
+an overlap, a pixel or two wide beside the wink above, the lower wink's face
+next to the tip outvoted it: read upside down on tuning seeds 32330 and
+32368. Tuning 32000-32999 and 40000-40499: 2 false squops fewer, 1 relation
+lost (40310); 33000-33499 (the 35 frames whose piles ask for these votes):
+1 gained (33403), none lost."""
+
+
+def clear_votes(mask_a: Mask, mask_b: Mask, cal: MatCalibration, a: Circle, b: Circle,
+                over: Sequence[Circle], like_a: Sequence[Circle] = (),
+                like_b: Sequence[Circle] = (), step: float = 0.1, *,
+                hide_a: Sequence[Circle] = (), hide_b: Sequence[Circle] = (),
+                ) -> tuple[int, int]:  # fmt: skip
+    """How many points of the overlap of a and b, clear of ``over`` (winks
+    above either, with their dark edge and blur), show a's colour and how
+    many b's. A fine grid close to the rims: all that shows of an overlap
+    mostly under a third wink can be a sliver under a millimetre wide, which
+    :func:`lens_share`'s half-millimetre grid, kept half a millimetre inside
+    both rims, misses.
+
+    a's colour has votes only where some point of the overlap lies more
+    than a pixel of ``cal`` inside b's rim and beyond the dark edge of every
+    wink of ``like_a`` (winks of ``over`` in a's colour), and b's likewise:
+    a strip no wider than that is all blur, the colour beyond such a rim
+    blended in (:data:`BLUR_PX`). Each point showing the colour then votes
+    once (session 13: until then a slip of the array shapes counted a
+    colour's points times its points clear of the rims, and counting only
+    the points both showing the colour and clear, as meant, left right
+    slivers of tuning seeds 42140, 42158, 42373 with no votes at all).
+
+    A point inside a wink of ``hide_a`` (third winks of a's colour over the
+    overlap whose order with the pair is not known) votes nothing for a's
+    colour, which may be that wink's face; ``hide_b`` likewise (session 14:
+    tuning seed 47432, b5 on g6 on b1, read again with each face at its
+    level before b5's order was known, 8026 blue points of b5's face against
+    183 green: b1 on g6; until then only winks known over either were left
+    out)."""
+    x0, x1 = max(a[0] - a[2], b[0] - b[2]), min(a[0] + a[2], b[0] + b[2])
+    y0, y1 = max(a[1] - a[2], b[1] - b[2]), min(a[1] + a[2], b[1] + b[2])
+    if x1 <= x0 or y1 <= y0:
+        return 0, 0
+    gx, gy = np.meshgrid(np.arange(x0, x1, step) + step / 2, np.arange(y0, y1, step) + step / 2)
+    da, db = np.hypot(gx - a[0], gy - a[1]), np.hypot(gx - b[0], gy - b[1])
+    keep = (da < a[2] - 0.2) & (db < b[2] - 0.2)
+    for o in over:
+        keep &= np.hypot(gx - o[0], gy - o[1]) > o[2] + 0.7
+    if not keep.any():
+        return 0, 0
+    z = max(a[3], b[3])
+    px = cal.to_pixels(np.column_stack([gx[keep], gy[keep]]), z)
+    pix = BLUR_PX / cal.px_per_mm((x0 + x1) / 2, (y0 + y1) / 2, z)
+    least = CLEAR_MASK_MIN
+    votes = []
+    for mask, dist, other, like, hide in ((mask_a, db, b, like_a, hide_a),
+                                          (mask_b, da, a, like_b, hide_b)):  # fmt: skip
+        ok = dist[keep] < other[2] - pix  # a's colour counts only well inside b's rim
+        for o in like:
+            ok &= np.hypot(gx[keep] - o[0], gy[keep] - o[1]) > o[2] + 0.5 + pix
+        shows = sample(mask, px)[:, 0] > least  # (n, 1): one channel
+        for o in hide:  # what shows there may be that wink's face, not the pair's
+            shows &= np.hypot(gx[keep] - o[0], gy[keep] - o[1]) > o[2] + 0.5 + pix
+        votes.append(int(shows.sum()) if ok.any() else 0)
+    return votes[0], votes[1]
+
+
+BLUR_PX = 1.0
+"""How far (pixels of the picture read) from the rim of a face of another
+colour some point of an overlap must lie for the overlap's points to vote
+for their own colour (:func:`clear_votes`; since session 13 asked of the
+sliver, not of each point). Until session 12 any point clear of the winks above
+voted: on tuning seed 40722 (g2 on b4 on g1) every point of g1/b4's overlap
+clear of g2 showed b4's face 0.2-0.6 mm inside b4's rim, a strip under a
+pixel of the still wide between g1's face beyond b4's rim and g2's over it;
+the blur read it green (10 and 37 points to none): g1 on b4."""
+
+
+def fill(mask: Mask, cal: MatCalibration, a: Circle, others: Sequence[Circle] = ()) -> float:
+    """The share of a's disc (less its rim, and less what ``others`` cover)
+    that ``mask`` covers (0-1)."""
+    xs = np.arange(-a[2], a[2] + 0.01, 1.0)
+    gx, gy = np.meshgrid(xs + a[0], xs + a[1])
+    grid = np.column_stack([gx.ravel(), gy.ravel()])
+    keep = np.hypot(grid[:, 0] - a[0], grid[:, 1] - a[1]) < a[2] - 1.0
+    for o in others:
+        keep &= np.hypot(grid[:, 0] - o[0], grid[:, 1] - o[1]) > o[2] + 0.5
+    if not keep.any():
+        return 0.0
+    return float(sample(mask, cal.to_pixels(grid[keep], a[3])).mean()) / 255
+
+
+def arc_darkness(grey: NDArray[np.uint8], cal: MatCalibration, a: Circle, b: Circle,
+                 others: Sequence[Circle] = ()) -> NDArray[np.float64]:  # fmt: skip
+    """The grey on a's edge where it runs inside b (darker: a's edge is
+    seen), less where it runs under or along any of ``others`` (empty:
+    nowhere)."""
+    ang = np.linspace(0, 2 * math.pi, 96, endpoint=False)
+    ring = np.column_stack([a[0] + (a[2] + 0.1) * np.cos(ang), a[1] + (a[2] + 0.1) * np.sin(ang)])
+    inside = np.hypot(ring[:, 0] - b[0], ring[:, 1] - b[1]) < b[2] - 1.0
+    for o in others:  # under a third wink, or by its dark edge and shadow
+        inside &= np.hypot(ring[:, 0] - o[0], ring[:, 1] - o[1]) > o[2] + 0.7
+    if not inside.any():
+        return np.zeros(0)
+    return np.asarray(sample(grey, cal.to_pixels(ring[inside], a[3])), np.float64)
