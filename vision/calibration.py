@@ -20,7 +20,16 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.floor import FloorLayout, Matrix, Points, apply, scaled, translate
+from vision.floor import (
+    FloorLayout,
+    Matrix,
+    Points,
+    apply,
+    hfov_focal_px,
+    pinhole,
+    scaled,
+    translate,
+)
 from vision.model import Frame, Image, VisionError
 
 DICTIONARY = cv2.aruco.DICT_4X4_50
@@ -122,14 +131,13 @@ class Calibration:
         than :data:`F_DISAGREE` (a camera 2.1 m up was put 6.4 m up), or
         there is no perspective at all, the answer is None: configure
         ``hfov_deg``."""
-        w, h = self.size
         if self.lens is not None:
             k = self.lens._k(self.size)
         else:
             f = self.focal_px()
             if f is None:
                 return None
-            k = np.array([[f, 0.0, (w - 1) / 2], [0.0, f, (h - 1) / 2], [0.0, 0.0, 1.0]])
+            k = pinhole(self.size, f)
         m = np.linalg.solve(k, self.homography)
         scale = 2 / (np.linalg.norm(m[:, 0]) + np.linalg.norm(m[:, 1]))
         r1, r2, t = m[:, 0] * scale, m[:, 1] * scale, m[:, 2] * scale
@@ -143,7 +151,7 @@ class Calibration:
         homography (None when it cannot be)."""
         w, h = self.size
         if self.hfov_deg is not None:
-            return (w / 2) / math.tan(math.radians(self.hfov_deg) / 2)
+            return hfov_focal_px(w, self.hfov_deg)
         centred = translate(-(w - 1) / 2, -(h - 1) / 2) @ self.homography
         (a1, a2), (b1, b2), (c1, c2) = centred[:, :2] / np.linalg.norm(centred[:, 0])
         lhs = np.array([c1 * c2, c1 * c1 - c2 * c2])

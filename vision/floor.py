@@ -126,3 +126,15 @@ def scaled(h: Matrix, sx: float, sy: float) -> Matrix:
 def translate(dx: float, dy: float) -> Matrix:
     """The homography that shifts by (dx, dy)."""
     return np.array([[1.0, 0.0, dx], [0.0, 1.0, dy], [0.0, 0.0, 1.0]])
+
+
+def hfov_focal_px(width: int, hfov_deg: float) -> float:
+    """The focal length in pixels of a ``width`` frame whose lens sees
+    ``hfov_deg`` across."""
+    return (width / 2) / math.tan(math.radians(hfov_deg) / 2)
+
+
+def pinhole(size: tuple[int, int], f_px: float) -> Matrix:
+    """An ideal camera's matrix: square pixels, principal point in the middle."""
+    w, h = size
+    return np.array([[f_px, 0.0, (w - 1) / 2], [0.0, f_px, (h - 1) / 2], [0.0, 0.0, 1.0]])

@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 
 from vision.calibration import detect_markers
-from vision.floor import Matrix, Points, apply
+from vision.floor import Matrix, Points, apply, hfov_focal_px, pinhole
 from vision.mat.layout import MatLayout
 from vision.mat.markers import refine
 from vision.model import Frame, VisionError
@@ -45,9 +45,7 @@ allows twice its worst residual (:meth:`MatView.moved`)."""
 
 def intrinsics(size: tuple[int, int], hfov_deg: float) -> Matrix:
     """An ideal camera's matrix: square pixels, principal point in the middle."""
-    w, h = size
-    f = (w / 2) / math.tan(math.radians(hfov_deg) / 2)
-    return np.array([[f, 0.0, (w - 1) / 2], [0.0, f, (h - 1) / 2], [0.0, 0.0, 1.0]])
+    return pinhole(size, hfov_focal_px(size[0], hfov_deg))
 
 
 def pose_projection(homography: Matrix, k: Matrix) -> Matrix:
