@@ -12,6 +12,14 @@ from vision.mat.layout import WINK_THICKNESS_MM
 from vision.mat.voting import VOTED_MM, held
 from vision.mat.wink_fit import Fit
 
+LOOSER_MM = 0.15
+"""Only a fit looser than this (RMS) is tried at the other size: that must
+fit within :data:`CLOSER` of it, and a circle of the wrong size through a
+long arc fits it loosely (the fits replaced on fresh tuning seeds
+52000-52599 and on 46803: RMS 0.207-0.243). A cost bar: trying every
+partial fit cost 1.2 ms of CPU a frame on tuning seeds 46000-46099, this
+bar 0.65 (a :func:`~vision.mat.fit.fixed_all` call in about three crops in
+four; 0.18 would leave 0.5)."""
 CLOSER = 0.6
 """A fit is given the other size only where that fits its points within
 this share of its RMS (as :data:`~vision.mat.hints.OTHER_SIZE` for a
@@ -20,12 +28,13 @@ hint refitted at the other size)."""
 
 def resized(cal: MatCalibration, es: EdgeSet, fits: list[Fit], loose_mm: float,
             unvoted: list[bool]) -> tuple[EdgeSet, list[Fit]]:  # fmt: skip
-    """``fits`` with each of a still's partial fits within ``loose_mm`` that
-    was not voted again (``unvoted``: a voted circle is the better of both
-    sizes already) replaced by the circle of the other size started at its centre, where
-    that holds more of its candidate's edge points and fits them within
-    :data:`CLOSER` of its RMS; that row's points narrowed to the new
-    circle's (so that the lift refits it alike).
+    """``fits`` with each of a still's partial fits between :data:`LOOSER_MM`
+    and ``loose_mm`` (RMS) that was not voted again (``unvoted``: a voted
+    circle is the better of both sizes already) replaced by the circle of
+    the other size started at its centre, where that holds more of its
+    candidate's edge points and fits them within :data:`CLOSER` of its RMS;
+    that row's points narrowed to the new circle's (so that the lift refits
+    it alike).
 
     Both sizes of :func:`~vision.mat.winks.fit` start from the
     least-squares centre of all the candidate's points; where its rays ran
@@ -41,7 +50,7 @@ def resized(cal: MatCalibration, es: EdgeSet, fits: list[Fit], loose_mm: float,
     at = [
         i
         for i, f in enumerate(fits)
-        if unvoted[i] and f.row >= 0 and not f.whole and f.rms <= loose_mm
+        if unvoted[i] and f.row >= 0 and not f.whole and LOOSER_MM < f.rms <= loose_mm
     ]
     if not at:
         return es, fits
