@@ -19,6 +19,7 @@ from vision.mat.camera import MatCalibration
 from vision.mat.fit import EdgeSet, fixed_all
 from vision.mat.layout import WINK_THICKNESS_MM
 from vision.mat.segment import Candidate, Mask
+from vision.mat.voting import held
 
 if TYPE_CHECKING:
     from vision.mat.winks import Fit, Picture
@@ -111,22 +112,39 @@ def _refits(pic: Picture, es: EdgeSet, h: Fit, fits: list[Fit]) -> list[Fit]:
     of the other size that lands on a fit of its colour and size already
     kept (``apart_mm``) is that wink. The other size must fit closer by
     :data:`OTHER_SIZE` (seed 32451: g5, 16 mm, touching g2, refitted at 16
-    mm with RMS 0.28 and at 22 mm with 0.25, 3.2 mm off: a false wink)."""
+    mm with RMS 0.28 and at 22 mm with 0.25, 3.2 mm off: a false wink), or
+    fit no looser while holding more of the candidate's edge points
+    (:func:`holds`) than the best refit at the hint's size (session 15,
+    tuning seed 51842: b5, 16 mm, under b1 on y1, which the video saw as a
+    22 mm circle: refitted at 22 mm, RMS 0.29 through 17 of 40 points, 3.3
+    mm off; at 16 mm, RMS 0.26, over the still's 0.25, through all 40)."""
     out: list[Fit] = []
     for size in (h.size, 38 - h.size):
-        limit = min((g.rms for g in out), default=math.inf)
+        own = min(out, key=lambda g: g.rms, default=None)
+        limit = math.inf if own is None else own.rms
         if limit <= pic.loose_mm:
             break
         for k in (k for k, c in enumerate(es.cands) if c.colour is h.colour):
             g = seeded(pic.cal, es, replace(h, row=k, size=size), 0)
             if g is None or math.hypot(g.x - h.x, g.y - h.y) >= h.size / 4:
                 continue
-            if size == h.size or (g.rms <= min(pic.loose_mm, OTHER_SIZE * limit) and not any(
+            closer = g.rms <= min(pic.loose_mm, OTHER_SIZE * limit) or (
+                own is not None
+                and g.rms <= limit
+                and holds(pic.cal, es, g) > holds(pic.cal, es, own)
+            )
+            if size == h.size or (closer and not any(
                     f.colour is g.colour and f.size == size
                     and math.hypot(f.x - g.x, f.y - g.y) < pic.apart_mm[0]
                     for f in fits)):  # fmt: skip
                 out.append(g)
     return out
+
+
+def holds(cal: MatCalibration, es: EdgeSet, f: Fit) -> int:
+    """How many of its candidate's (``f.row``) edge points ``f`` holds
+    (:func:`~vision.mat.voting.held`)."""
+    return int(held(cal.to_mat(es.points[f.row][es.ok[f.row]], WINK_THICKNESS_MM), f).sum())
 
 
 OTHER_SIZE = 0.6
@@ -144,12 +162,19 @@ def _resized(cal: MatCalibration, es: EdgeSet, h: Fit, here: list[Fit]) -> list[
     closer (tuning seed 32736: r4, 16 mm, a crescent on b2 under y4, fitted
     as a 22 mm circle 2.9 mm off with RMS 0.238 mm, where the video saw a
     16 mm one; at 16 mm from the video's centre the crop's points fit within
-    0.214 mm, 0.4 mm off); else nothing."""
+    0.214 mm, 0.4 mm off); else nothing. Not where the refit holds fewer
+    of the points (:func:`holds`): a circle closer only over fewer of them
+    is not the closer fit (session 15, tuning seed 46749: b6, 16 mm, under r2
+    on y2, its own fit 0.3 mm off through 32 points with RMS 0.295, over the
+    still's 0.25 but kept as two candidates' circle, was replaced by the
+    hint's 22 mm through 21 of them with RMS 0.275, 3.5 mm off)."""
     if len(here) != 1 or here[0].size == h.size or here[0].whole:
         return []
     g = seeded(cal, es, replace(h, row=here[0].row), 0)
     if g is None or g.rms >= here[0].rms or math.hypot(g.x - h.x, g.y - h.y) >= h.size / 4:
         return []
+    if holds(cal, es, g) < holds(cal, es, here[0]):
+        return []  # closer only over fewer of the points
     return [g]
 
 

@@ -14,7 +14,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from controller.games.tiddlywinks.geometry import Colour
-from vision.mat import onefit, relations, rings
+from vision.mat import onefit, relations, resize, rings
 from vision.mat.camera import MatCalibration
 from vision.mat.fit import RAYS, EdgeSet, edges, fixed_all, kasa_all
 from vision.mat.hints import SHOWS
@@ -25,7 +25,7 @@ from vision.mat.hints import seeds as _seeds
 from vision.mat.layout import WINK_THICKNESS_MM
 from vision.mat.onefit import CLOSE_MM
 from vision.mat.segment import Mask, candidates, colour_masks
-from vision.mat.voting import VOTED_APART_MM
+from vision.mat.voting import VOTED_APART_MM, VOTED_MM
 from vision.mat.voting import held as _held
 from vision.mat.voting import revote as _revoted
 from vision.mat.voting import vote as _voted
@@ -89,7 +89,10 @@ def find_winks(pic: Picture) -> Found:
     found = edges(pic.image, cands, 2.6 * pic.r_small_px, pic.blocked, step)
     fits = [f for f in fit(pic.cal, found, np.arange(own), 0) if f is not None]
     if pic.loose_mm < 1.0:
+        first = fits
         found, fits = _revoted(pic.cal, found, fits, pic.loose_mm)
+        unvoted = [f is g for f, g in zip(first, fits, strict=True)]
+        found, fits = resize.resized(pic.cal, found, fits, pic.loose_mm, unvoted)
         fits += _beyond(pic.cal, found, fits)
     fitted = [f for f in fits if f.whole or f.rms <= pic.loose_mm or onefit.backed(f, fits)]
     fits = onefit.dedupe(fitted, pic.apart_mm)
@@ -348,9 +351,38 @@ def _beyond(cal: MatCalibration, es: EdgeSet, fits: list[Fit]) -> list[Fit]:
                  for m in (2 * n, 2 * n + 1) if got[2][m] >= 6]  # fmt: skip
         if tries:
             rms, size, x, y = min(tries)  # the size that fits them closer (an arc's bend)
-            if rms <= 0.15:  # no candidate of its own (row -1): not refitted one level up
+            if rms <= 0.15 and arc_deg(pts[k][far[k]], x, y, size / 2) >= BEYOND_ARC_DEG:
+                # no candidate of its own (row -1): not refitted one level up
                 out.append(Fit(fits[k].colour, size, x, y, rms, False, -1, 0.0))
     return out
+
+
+BEYOND_ARC_DEG = 40.0
+"""A second circle (:func:`_beyond`) is kept only if the edge points on it
+span this much of it, seen from its centre. A circle of a given size
+through a short arc can turn about the arc: its centre is fixed only by
+the arc's bend, which over a millimetre or two is lost in the points'
+scatter (tuning seeds 40947, r3 on r1 under y1, and 40371, r4 on r3 under
+b5: 6 points over 10-12 degrees, a 1.5 mm chord, RMS 0.10 mm, each circle
+4.0-4.5 mm off the middle wink's centre, towards the lower wink's; it
+stood for the wink, so its ring (:func:`_ringed`) and its refit clear of
+the others' rims (:func:`_unexplained`) were turned away as found
+already). On tuning seeds 50800-51999 the second circles within 1 mm of a
+wink of their size spanned 47 degrees or more (916); those under 40 (2)
+lay 2.8 and 3.2 mm off."""
+
+
+def arc_deg(pts: NDArray[np.float64], x: float, y: float, r: float) -> float:
+    """How many degrees of the circle (``x``, ``y``, ``r``) its points among
+    ``pts`` (within :data:`~vision.mat.voting.VOTED_MM` of it) span: the
+    whole turn less the widest gap between them."""
+    d = pts - (x, y)
+    on = np.abs(np.hypot(d[:, 0], d[:, 1]) - r) < VOTED_MM
+    if on.sum() < 2:
+        return 0.0
+    ang = np.sort(np.arctan2(d[on, 1], d[on, 0]))
+    gaps = np.diff(ang, append=ang[0] + 2 * math.pi)
+    return float(np.degrees(2 * math.pi - gaps.max()))
 
 
 RING_APART_MM = 5.0
