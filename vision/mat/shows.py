@@ -19,6 +19,32 @@ Circle = tuple[float, float, float, float]
 """x, y, radius, face height (mm)."""
 
 
+def clear_of(cal: MatCalibration, pts: NDArray[np.float64], z: float, others: Sequence[Circle],
+             margin: float) -> NDArray[np.bool_]:  # fmt: skip
+    """Which of ``pts`` (mat points at height ``z``) show beyond ``margin`` mm
+    of every one of ``others``, each of those read higher than ``z`` judged
+    at its own face's height: the picture shows a point of a lower face where
+    the ray to it passes beside the higher face, not where the point's plan
+    position does. Seen from off the axis the two differ by the faces'
+    height difference times the camera's slope there (session 15: tuning
+    seed 50201, g1 read again one level up, 1.5 mm over the lens of r2 and
+    y6: 0.65 mm, nearly all the margin for its dark edge and blur, and the
+    strip of g1's green-red rim left in the lens read y6 on r2). One read
+    lower than ``z`` cannot lie over the points as read (a wink of a pile
+    whose order is not known yet) and is judged by its plan position, as
+    before: judged at its height, tuning seed 50383's g1, under b4 and g3,
+    left 1 point of their 12-point lens, and g3 on b4 was lost."""
+    keep = np.ones(len(pts), bool)
+    seen: NDArray[np.float64] | None = None
+    for o in others:
+        at = pts
+        if o[3] > z:
+            seen = cal.to_pixels(pts, z) if seen is None else seen
+            at = cal.to_mat(seen, o[3])
+        keep &= np.hypot(at[:, 0] - o[0], at[:, 1] - o[1]) > o[2] + margin
+    return keep
+
+
 def lens_share(mask_a: Mask, mask_b: Mask, cal: MatCalibration, a: Circle, b: Circle,
                others: Sequence[Circle] = ()) -> tuple[float, int]:  # fmt: skip
     """The share of the overlap lens showing a's colour rather than b's (0-1),
@@ -32,26 +58,31 @@ def lens_share(mask_a: Mask, mask_b: Mask, cal: MatCalibration, a: Circle, b: Ci
     keep = (np.hypot(grid[:, 0] - a[0], grid[:, 1] - a[1]) < a[2] - 0.5) & (
         np.hypot(grid[:, 0] - b[0], grid[:, 1] - b[1]) < b[2] - 0.5
     )
-    for o in others:
-        keep &= np.hypot(grid[:, 0] - o[0], grid[:, 1] - o[1]) > o[2] + 0.7
+    z = max(a[3], b[3])
     lens = grid[keep]
+    lens = lens[clear_of(cal, lens, z, others, 0.7)]
     if len(lens) == 0:
         return 0.5, 0
-    px = cal.to_pixels(lens, max(a[3], b[3]))
+    px = cal.to_pixels(lens, z)
     na = float(sample(mask_a, px).sum())
     nb = float(sample(mask_b, px).sum())
     return (0.5 if na + nb == 0 else na / (na + nb)), len(lens)
 
 
-def shown_mm2(a: Circle, b: Circle, over: Sequence[Circle], step: float = 0.1) -> float:
+def shown_mm2(a: Circle, b: Circle, over: Sequence[Circle], step: float = 0.1,
+              cal: MatCalibration | None = None) -> float:  # fmt: skip
     """The area (mm²) of the overlap of a and b not under ``over`` (third
-    winks lying on either, with their 0.5 mm dark edges)."""
+    winks lying on either, with their 0.5 mm dark edges; with ``cal``, each
+    at its own face's height, :func:`clear_of`)."""
     x0, x1 = max(a[0] - a[2], b[0] - b[2]), min(a[0] + a[2], b[0] + b[2])
     y0, y1 = max(a[1] - a[2], b[1] - b[2]), min(a[1] + a[2], b[1] + b[2])
     if x1 <= x0 or y1 <= y0:
         return 0.0
     gx, gy = np.meshgrid(np.arange(x0, x1, step) + step / 2, np.arange(y0, y1, step) + step / 2)
     keep = (np.hypot(gx - a[0], gy - a[1]) < a[2]) & (np.hypot(gx - b[0], gy - b[1]) < b[2])
+    if cal is not None:
+        pts = np.column_stack([gx[keep], gy[keep]])
+        return float(clear_of(cal, pts, max(a[3], b[3]), over, 0.5).sum()) * step * step
     for o in over:
         keep &= np.hypot(gx - o[0], gy - o[1]) > o[2] + 0.5
     return float(keep.sum()) * step * step
@@ -113,23 +144,22 @@ def clear_votes(mask_a: Mask, mask_b: Mask, cal: MatCalibration, a: Circle, b: C
     gx, gy = np.meshgrid(np.arange(x0, x1, step) + step / 2, np.arange(y0, y1, step) + step / 2)
     da, db = np.hypot(gx - a[0], gy - a[1]), np.hypot(gx - b[0], gy - b[1])
     keep = (da < a[2] - 0.2) & (db < b[2] - 0.2)
-    for o in over:
-        keep &= np.hypot(gx - o[0], gy - o[1]) > o[2] + 0.7
-    if not keep.any():
-        return 0, 0
     z = max(a[3], b[3])
-    px = cal.to_pixels(np.column_stack([gx[keep], gy[keep]]), z)
+    pts = np.column_stack([gx[keep], gy[keep]])
+    clear = clear_of(cal, pts, z, over, 0.7)
+    if not clear.any():
+        return 0, 0
+    pts, da, db = pts[clear], da[keep][clear], db[keep][clear]
+    px = cal.to_pixels(pts, z)
     pix = BLUR_PX / cal.px_per_mm((x0 + x1) / 2, (y0 + y1) / 2, z)
     least = CLEAR_MASK_MIN
     votes = []
     for mask, dist, other, like, hide in ((mask_a, db, b, like_a, hide_a),
                                           (mask_b, da, a, like_b, hide_b)):  # fmt: skip
-        ok = dist[keep] < other[2] - pix  # a's colour counts only well inside b's rim
-        for o in like:
-            ok &= np.hypot(gx[keep] - o[0], gy[keep] - o[1]) > o[2] + 0.5 + pix
+        ok = dist < other[2] - pix  # a's colour counts only well inside b's rim
+        ok &= clear_of(cal, pts, z, like, 0.5 + pix)
         shows = sample(mask, px)[:, 0] > least  # (n, 1): one channel
-        for o in hide:  # what shows there may be that wink's face, not the pair's
-            shows &= np.hypot(gx[keep] - o[0], gy[keep] - o[1]) > o[2] + 0.5 + pix
+        shows &= clear_of(cal, pts, z, hide, 0.5 + pix)  # there, that wink's face perhaps
         votes.append(int(shows.sum()) if ok.any() else 0)
     return votes[0], votes[1]
 
@@ -167,7 +197,10 @@ def arc_darkness(grey: NDArray[np.uint8], cal: MatCalibration, a: Circle, b: Cir
     ang = np.linspace(0, 2 * math.pi, 96, endpoint=False)
     ring = np.column_stack([a[0] + (a[2] + 0.1) * np.cos(ang), a[1] + (a[2] + 0.1) * np.sin(ang)])
     inside = np.hypot(ring[:, 0] - b[0], ring[:, 1] - b[1]) < b[2] - 1.0
-    for o in others:  # under a third wink, or by its dark edge and shadow
+    # under a third wink, or by its dark edge and shadow, judged by its plan disc: the shadow
+    # falls on the faces below it (session 15: judged at its face's height, as clear_of
+    # judges a face, fresh tuning 54274's r3 on r1 under b6 was left open)
+    for o in others:
         inside &= np.hypot(ring[:, 0] - o[0], ring[:, 1] - o[1]) > o[2] + 0.7
     if not inside.any():
         return np.zeros(0)
