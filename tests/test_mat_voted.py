@@ -56,7 +56,16 @@ def test_a_vote_finds_the_arc_a_start_between_two_winks_missed() -> None:
     got = _voted(CAL, es, 0, start)
     assert got is not None and got is not start
     assert got.size == 16 and _off(got) < 0.2
-    assert abs(got.rms) < 0.1  # carried negated (voting.vote's comment)
+    assert 0.0 <= got.rms < 0.1
+
+
+def test_a_voted_circle_says_so_and_carries_its_rms_as_a_distance() -> None:
+    # until session 15 vote carried the RMS negated (Fit.voted now says it was voted)
+    es = _edges()
+    start = Fit(Colour.BLUE, 22, 3.0, 0.5, 0.24, False, 0, 6.0, 0)
+    got = _voted(CAL, es, 0, start)
+    assert got is not None and got.voted and got.rms >= 0.0
+    assert not start.voted  # a fit of its own edge points is not voted
 
 
 def test_a_partial_fit_of_a_still_is_voted_again() -> None:
