@@ -34,9 +34,11 @@ class Fit:
     """A circle voted by part of the candidate's edge points
     (:func:`~vision.mat.voting.vote`). From session 12 to 15 such a circle
     carried its RMS negated, and the rules were tuned on what that did: a
-    voted circle passes every RMS bar and ranks before every other fit in
-    a sort by RMS (of two, the looser first). Each site now says so in the
-    open (docs/tiddlywinks-vision.md, "Voted circles")."""
+    voted circle passed every RMS bar and ranked before every other fit in
+    a sort by RMS (of two, the looser first). Each site says in the open
+    what it keeps of that; since session 15 :func:`~vision.mat.winks.find_winks`
+    holds a still's voted circles to its RMS bar like any partial fit
+    (docs/tiddlywinks-vision.md, under "A second look at the piles")."""
 
     def circle(self, level: int = 0) -> relations.Circle:
         """x, y, radius, face height."""

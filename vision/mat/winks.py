@@ -91,8 +91,7 @@ def find_winks(pic: Picture) -> Found:
     if pic.loose_mm < 1.0:
         found, fits = _revoted(pic.cal, found, fits, pic.loose_mm)
         fits += _beyond(pic.cal, found, fits)
-    fitted = [f for f in fits
-              if f.whole or f.voted or f.rms <= pic.loose_mm or onefit.backed(f, fits)]  # fmt: skip
+    fitted = [f for f in fits if f.whole or f.rms <= pic.loose_mm or onefit.backed(f, fits)]
     fits = onefit.dedupe(fitted, pic.apart_mm)
     doubted = onefit.doubted(fitted, fits, pic.apart_mm)
     if pic.loose_mm < 1.0:
@@ -270,7 +269,7 @@ def _unexplained(cal: MatCalibration, es: EdgeSet, fits: list[Fit], masks: dict[
             held = _held(cal.to_mat(es.points[row], WINK_THICKNESS_MM), g)
             second = _second(cal, es, ok, int(row), held, g, rest, masks, loose_mm, apart_mm)
             ok[row] &= held
-        if g is None or (not g.voted and g.rms > loose_mm):  # voted: kept however loose
+        if g is None or (not g.voted and g.rms > loose_mm):  # voted: any RMS (47720, 54165)
             continue
         if any(o.colour is g.colour
                and math.hypot(o.x - g.x, o.y - g.y) < apart_mm[o.size != g.size]
@@ -307,7 +306,7 @@ def _second(cal: MatCalibration, es: EdgeSet, ok: NDArray[np.bool_], row: int,
     only = ok.copy()
     only[row] = left
     f = _voted(cal, EdgeSet(es.cands, es.points, only), row, None)
-    if f is None or (not f.voted and f.rms > loose_mm):  # voted: kept however loose
+    if f is None or (not f.voted and f.rms > loose_mm):  # voted: any RMS, as the first
         return None
     if any(o.colour is f.colour and math.hypot(o.x - f.x, o.y - f.y) < apart_mm[o.size != f.size]
            for o in (*rest, g)):  # fmt: skip
