@@ -52,7 +52,7 @@ def test_a_small_lower_wink_is_fitted_at_its_size_and_read_under(
 @pytest.mark.xfail(
     strict=True,
     reason="43702: g3's own fit (RMS 0.36 through all 46 of its points) is dropped as loose and "
-    "another candidate's voted circle (RMS 0.32, kept: _voted's RMS is carried negated) lies 4 mm "
+    "another candidate's voted circle (RMS 0.32, kept: voted circles pass every RMS bar) lies 4 mm "
     "off into y5; with the sign fixed (session 14) a third candidate's circle (RMS 0.21, 7 mm "
     "off) made a false green wink there instead",
 )
@@ -63,9 +63,9 @@ def test_touching_pair_with_a_voted_misfit_orders_nothing() -> None:
 
 
 def test_a_voted_circle_reports_its_fit_as_a_distance() -> None:
-    """A circle voted by part of a wink's points carries its RMS negated
-    inside the analysis (``winks.Fit.rms``); the observation's ``fit_mm`` is
-    a distance all the same (43702's g3 said -0.318 mm)."""
+    """A circle voted by part of a wink's points (``Fit.voted``; until
+    session 15 it carried its RMS negated) reports its ``fit_mm`` as a
+    distance (43702's g3 once said -0.318 mm)."""
     obs, _ = benched(PAIR_43702, 43702)
     fits = [w.fit_mm for w in obs.winks]
     assert fits and all(f >= 0 for f in fits), fits

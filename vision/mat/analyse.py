@@ -126,7 +126,7 @@ class MatAnalyser:
         probe = Wink("b1" if f.size == 22 else "b3", Place.FIELD, f.x, f.y)
         return SeenWink(f.colour, f.size, f.x, f.y, i, tuple(sorted(found.on[i])), covered,
                         found.levels[i], geo_in_field(spec, probe), geo_on_mat(spec, probe),
-                        geo_pot_distance(here, probe), abs(f.rms))  # fmt: skip
+                        geo_pot_distance(here, probe), f.rms)  # fmt: skip
 
 
 def analyse(

@@ -85,7 +85,8 @@ def groups(fits: list[Fit], doubted: frozenset[int] = frozenset()) -> list[list[
         out.setdefault(root(i), []).append(i)
     return [g for g in out.values()
             if not all(fits[i].whole for i in g) or _stacked(fits, g)
-            or any(fits[i].size == 22 and fits[i].rms > LOOSE_RMS_MM for i in g)
+            or any(fits[i].size == 22 and not fits[i].voted and fits[i].rms > LOOSE_RMS_MM
+                   for i in g)
             or any(fits[i].row in doubted for i in g)]  # fmt: skip
 
 

@@ -171,7 +171,8 @@ def _resized(cal: MatCalibration, es: EdgeSet, h: Fit, here: list[Fit]) -> list[
     if len(here) != 1 or here[0].size == h.size or here[0].whole:
         return []
     g = seeded(cal, es, replace(h, row=here[0].row), 0)
-    if g is None or g.rms >= here[0].rms or math.hypot(g.x - h.x, g.y - h.y) >= h.size / 4:
+    if (g is None or here[0].voted or g.rms >= here[0].rms
+            or math.hypot(g.x - h.x, g.y - h.y) >= h.size / 4):  # fmt: skip
         return []
     if holds(cal, es, g) < holds(cal, es, here[0]):
         return []  # closer only over fewer of the points
@@ -252,4 +253,4 @@ def seeded(cal: MatCalibration, es: EdgeSet, f: Fit, level: int) -> Fit | None:
     if n[0] < 8:
         return None
     return replace(f, x=float(x[0]), y=float(y[0]), rms=float(rms[0]), whole=False,
-                   depth=c.depth_px)  # fmt: skip
+                   depth=c.depth_px, voted=False)  # fmt: skip

@@ -15,6 +15,7 @@ from controller.games.tiddlywinks.geometry import Colour
 from vision.mat import relations
 from vision.mat.camera import MatCalibration
 from vision.mat.segment import Mask
+from vision.mat.wink_fit import signed_rms
 
 if TYPE_CHECKING:
     from vision.mat.winks import Fit
@@ -46,7 +47,8 @@ def dedupe(fits: list[Fit], apart_mm: tuple[float, float]) -> list[Fit]:
     false wink under the pile). A 16 mm second circle near a 22 mm fit is
     not: it is a small wink reaching past the large one's rim."""
     out: list[Fit] = []
-    for f in sorted(fits, key=lambda f: (not f.whole, f.rms > CLOSE_MM, -f.depth, f.rms)):
+    for f in sorted(fits, key=lambda f: (not f.whole, not f.voted and f.rms > CLOSE_MM,
+                                         -f.depth, signed_rms(f))):  # fmt: skip
         if any(o.colour is f.colour and (
                 np.hypot(o.x - f.x, o.y - f.y) < apart_mm[o.size != f.size]
                 or (f.row < 0 <= o.row and (f.size, o.size) == (22, 16)
@@ -78,7 +80,7 @@ def doubted(fits: list[Fit], kept: list[Fit], apart_mm: tuple[float, float]) -> 
     out: set[int] = set()
     gone = {id(f) for f in fits} - {id(o) for o in kept}
     for f in fits:
-        if id(f) not in gone or not (f.whole or f.rms <= CLOSE_MM):
+        if id(f) not in gone or not (f.whole or f.voted or f.rms <= CLOSE_MM):
             continue
         for o in kept:
             d = math.hypot(o.x - f.x, o.y - f.y)
@@ -120,7 +122,7 @@ def twins(fits: list[Fit], lifted: list[Fit]) -> set[int]:
         a, b = lifted[i], lifted[j]
         if (a.colour is b.colour and a.size == b.size and i not in out and j not in out
                 and math.hypot(a.x - b.x, a.y - b.y) < SAME_MM):  # fmt: skip
-            out.add(j if fits[i].rms <= fits[j].rms else i)
+            out.add(j if signed_rms(fits[i]) <= signed_rms(fits[j]) else i)  # a voted one stays
     return out
 
 
@@ -149,7 +151,7 @@ def unhinted(fits: list[Fit], on: dict[int, set[int]], hints: tuple[Fit, ...],
            if not any(h.colour is fits[i].colour
                       and math.hypot(h.x - fits[i].x, h.y - fits[i].y) < HINTED_MM
                       for h in hints)]  # fmt: skip
-    return {min(out, key=lambda i: (fits[i].size != 22, -fits[i].rms))} if out else set()
+    return {min(out, key=lambda i: (fits[i].size != 22, -signed_rms(fits[i])))} if out else set()
 
 
 def _in_cycles(on: dict[int, set[int]]) -> set[int]:

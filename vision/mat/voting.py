@@ -72,9 +72,7 @@ def vote(cal: MatCalibration, es: EdgeSet, row: int, g: Fit | None,
     if most < 8 or not voted_start:  # as fitted (a tie goes to it)
         return g
     c = es.cands[row]
-    # -rms (a slip of session 12): no voted refit is too loose for winks._unexplained. Fixed,
-    # tuning 47720 lost a right refit over 0.25 mm and 43702 a false wink (session 14)
-    return Fit(c.colour, size, cx, cy, -rms, False, row, c.depth_px, c.blob)
+    return Fit(c.colour, size, cx, cy, rms, False, row, c.depth_px, c.blob, voted=True)
 
 
 REVOTE_HELD = 0.75
@@ -116,7 +114,7 @@ def revote(cal: MatCalibration, es: EdgeSet, fits: list[Fit],
     out = []
     for f in fits:
         g: Fit | None = f
-        if f.row >= 0 and not f.whole and f.rms <= loose_mm:
+        if f.row >= 0 and not f.whole and (f.voted or f.rms <= loose_mm):
             pts = cal.to_mat(es.points[f.row][es.ok[f.row]], WINK_THICKNESS_MM)
             kept = int(held(pts, f).sum())
             if kept < REVOTE_HELD * len(pts):

@@ -20,9 +20,8 @@ class Fit:
     x: float
     y: float
     rms: float
-    """The edge points' RMS distance from the circle, mm; negative for a
-    circle voted by part of them (:func:`~vision.mat.voting.vote`: a slip of session 12 that
-    the rules now lean on, so it is kept; the observation reports its size)."""
+    """The edge points' RMS distance from the circle, mm (of a voted circle,
+    that of the points it holds: :attr:`voted`)."""
     whole: bool
     """The whole edge was seen (the radius was fitted too)."""
     row: int
@@ -31,7 +30,25 @@ class Fit:
     """How far the candidate lay inside its colour's blob, px."""
     blob: int = -1
     """The candidate's blob of all colours (:class:`~vision.mat.segment.Candidate`; -1: none)."""
+    voted: bool = False
+    """A circle voted by part of the candidate's edge points
+    (:func:`~vision.mat.voting.vote`). From session 12 to 15 such a circle
+    carried its RMS negated, and the rules were tuned on what that did: a
+    voted circle passed every RMS bar and ranked before every other fit in
+    a sort by RMS (of two, the looser first). Each site says in the open
+    what it keeps of that; since session 15 :func:`~vision.mat.winks.find_winks`
+    holds a still's voted circles to its RMS bar like any partial fit
+    (docs/tiddlywinks-vision.md, under "A second look at the piles")."""
 
     def circle(self, level: int = 0) -> relations.Circle:
         """x, y, radius, face height."""
         return (self.x, self.y, self.size / 2, WINK_THICKNESS_MM * (level + 1))
+
+
+def signed_rms(f: Fit) -> float:
+    """``f.rms`` as the sorts and comparisons of fits by RMS read it
+    (:func:`~vision.mat.onefit.dedupe`, :func:`~vision.mat.onefit.twins`,
+    :func:`~vision.mat.onefit.unhinted`): negated for a voted circle, which
+    so ranks before every other fit, and of two voted ones the looser first,
+    as they were tuned on (:attr:`Fit.voted`)."""
+    return -f.rms if f.voted else f.rms

@@ -244,7 +244,7 @@ def _unexplained(cal: MatCalibration, es: EdgeSet, fits: list[Fit], masks: dict[
     no other fit covers it; it replaces its candidate's loose fit, if any (a
     circle across two winks). Returns the edge set with those points left
     out of the rows refitted, the fits less those replaced, and the refits."""
-    used = {f.row for f in fits if f.whole or f.rms <= loose_mm}
+    used = {f.row for f in fits if f.whole or f.voted or f.rms <= loose_mm}
     rows = np.array([k for k in range(own) if k not in used], np.int64)  # the first ``own``
     if not len(rows) or not fits:
         return es, fits, []
@@ -272,7 +272,7 @@ def _unexplained(cal: MatCalibration, es: EdgeSet, fits: list[Fit], masks: dict[
             held = _held(cal.to_mat(es.points[row], WINK_THICKNESS_MM), g)
             second = _second(cal, es, ok, int(row), held, g, rest, masks, loose_mm, apart_mm)
             ok[row] &= held
-        if g is None or g.rms > loose_mm:
+        if g is None or (not g.voted and g.rms > loose_mm):  # voted: any RMS (47720, 54165)
             continue
         if any(o.colour is g.colour
                and math.hypot(o.x - g.x, o.y - g.y) < apart_mm[o.size != g.size]
@@ -309,7 +309,7 @@ def _second(cal: MatCalibration, es: EdgeSet, ok: NDArray[np.bool_], row: int,
     only = ok.copy()
     only[row] = left
     f = _voted(cal, EdgeSet(es.cands, es.points, only), row, None)
-    if f is None or f.rms > loose_mm:
+    if f is None or (not f.voted and f.rms > loose_mm):  # voted: any RMS, as the first
         return None
     if any(o.colour is f.colour and math.hypot(o.x - f.x, o.y - f.y) < apart_mm[o.size != f.size]
            for o in (*rest, g)):  # fmt: skip
