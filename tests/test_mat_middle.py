@@ -52,13 +52,6 @@ PILE_46803 = MatScene((
 ))  # fmt: skip
 
 
-def test_the_middle_wink_is_fitted_at_the_size_its_arc_fits() -> None:
-    obs, m = benched(PILE_46803, 46803)
-    assert sizes(obs, m) == [("r2", 22), ("r3", 16), ("r6", 16)]
-    assert off_mm(obs, m) < 1.0
-    assert seen_pairs(obs, m) == true_pairs(PILE_46803)
-
-
 # Tuning seed 51842: b1 on b5 on y1 (b5 16 mm). The video fitted b5 as a
 # 22 mm circle; the crop's 16 mm fit (RMS 0.26, over the still's 0.25) was
 # dropped, and the hint refitted at 22 mm, RMS 0.29 through 17 of 40 points,
@@ -69,11 +62,19 @@ PILE_51842 = MatScene((
 ))  # fmt: skip
 
 
-def test_a_hint_of_the_wrong_size_does_not_win_on_fewer_points() -> None:
-    obs, m = benched(PILE_51842, 51842)
-    assert sizes(obs, m) == [("b1", 22), ("b5", 16), ("y1", 22)]
+@pytest.mark.parametrize(("scene", "seed", "want"), [
+    pytest.param(PILE_46803, 46803, [("r2", 22), ("r3", 16), ("r6", 16)],
+                 id="a crop fit of the wrong size (resize.resized)"),
+    pytest.param(PILE_51842, 51842, [("b1", 22), ("b5", 16), ("y1", 22)],
+                 id="a hint of the wrong size on fewer points (hints._refits)"),
+])  # fmt: skip
+def test_the_middle_wink_is_fitted_at_the_size_its_arc_fits(
+    scene: MatScene, seed: int, want: list[tuple[str, int]]
+) -> None:
+    obs, m = benched(scene, seed)
+    assert sizes(obs, m) == want
     assert off_mm(obs, m) < 1.0
-    assert seen_pairs(obs, m) == true_pairs(PILE_51842)
+    assert seen_pairs(obs, m) == true_pairs(scene)
 
 
 def test_a_fit_of_the_wrong_size_does_not_replace_one_holding_more_points() -> None:
