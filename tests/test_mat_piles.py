@@ -322,8 +322,14 @@ SLIVERS = (
         "where the picture shows its face (shows.clear_of), the sliver left clear of its rim "
         "+ 0.7 mm votes 0 to 0; judged by its plan disc, as until then, 12 points voted green "
         "(0 red) "
-        "and g4 on r1 read right. The 0.7 mm margin was set with the plan test; the same change "
-        "cured false squops 50201, 48869 and fresh 54356"))),
+        "and g4 on r1 read right. The same change cured false squops 50201, 48869 and fresh "
+        "54356. Session 15 b-margin: the 12 points clear in the picture all lie 0.22-0.51 mm "
+        "inside r1's rim, under a still pixel (0.58 mm, BLUR_PX), so neither colour votes; "
+        "a 0.5 mm margin votes 12 green at that read but 0 to 0 once the pile is read again "
+        "with g4 at 3.0 mm and y6 at 4.5 mm (the clear points 0.56 mm inside r1's rim at "
+        "most); 0.4 mm would cure it, but red/green blends still read yellow on 9-39 % of "
+        "points 0.3-0.8 mm beyond a face in the stills, and 0.5 mm already made false "
+        "squop 57519"))),
     (32193, MatScene((TrueWink("y6", -593.79, 377.35), TrueWink("g2", -590.20, 391.75, 1),
                       TrueWink("r5", -596.16, 383.39, 2)))),
 )  # fmt: skip
