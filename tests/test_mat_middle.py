@@ -89,3 +89,21 @@ def test_a_fit_of_the_wrong_size_does_not_replace_one_holding_more_points() -> N
     assert obs.winks[b6].size == 16
     assert off_mm(obs, {b6: m[b6]}) < 1.0
     assert ("b6", "y2") in seen_pairs(obs, m)
+
+
+# Tuning seed 53394: y4 on y3 on y2 (y3 16 mm, y2 22 mm, all yellow). The video
+# saw y3 as a 22 mm circle; the crop's own 16 mm fit, 0.6 mm off, held 23 of
+# its candidate's 39 points with RMS 0.130, and the hint's size refitted to
+# them (`hints._resized`) held the same 23 with RMS 0.080, 2.4 mm off, and
+# replaced it: y2 read on y3, a false squop.
+PILE_53394 = MatScene((
+    TrueWink("y2", -199.8370, -127.8160, 0), TrueWink("y3", -195.1203, -114.7158, 1),
+    TrueWink("y4", -192.2474, -107.8028, 2),
+))  # fmt: skip
+
+
+def test_a_hint_of_the_wrong_size_does_not_win_a_tie_in_points() -> None:
+    obs, m = benched(PILE_53394, 53394)
+    assert sizes(obs, m) == [("y2", 22), ("y3", 16), ("y4", 16)]
+    assert off_mm(obs, m) < 1.0
+    assert seen_pairs(obs, m) == true_pairs(PILE_53394)

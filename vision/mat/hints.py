@@ -167,15 +167,21 @@ def _resized(cal: MatCalibration, es: EdgeSet, h: Fit, here: list[Fit]) -> list[
     is not the closer fit (session 15, tuning seed 46749: b6, 16 mm, under r2
     on y2, its own fit 0.3 mm off through 32 points with RMS 0.295, over the
     still's 0.25 but kept as two candidates' circle, was replaced by the
-    hint's 22 mm through 21 of them with RMS 0.275, 3.5 mm off)."""
+    hint's 22 mm through 21 of them with RMS 0.275, 3.5 mm off), nor where
+    it holds only as many: two circles through the same arc, which a short
+    arc's RMS does not tell apart (session 15, tuning seed 53394: y3, 16 mm,
+    under y4 on y2, all yellow, which the video saw as a 22 mm circle; the
+    crop's own 16 mm fit, 0.6 mm off, held 23 of 39 points with RMS 0.130,
+    the hint's 22 mm refit the same 23 with RMS 0.080, 2.4 mm off, and read
+    y2 on y3: a false squop)."""
     if len(here) != 1 or here[0].size == h.size or here[0].whole:
         return []
     g = seeded(cal, es, replace(h, row=here[0].row), 0)
     if (g is None or here[0].voted or g.rms >= here[0].rms
             or math.hypot(g.x - h.x, g.y - h.y) >= h.size / 4):  # fmt: skip
         return []
-    if holds(cal, es, g) < holds(cal, es, here[0]):
-        return []  # closer only over fewer of the points
+    if holds(cal, es, g) <= holds(cal, es, here[0]):
+        return []  # closer only over no more of the points
     return [g]
 
 

@@ -106,10 +106,15 @@ def revote(cal: MatCalibration, es: EdgeSet, fits: list[Fit],
     the voted 16 mm circle holds, 0.1 mm off). Until then only candidates
     with no close fit were voted (:func:`~vision.mat.winks._unexplained`). A fit holding
     :data:`REVOTE_HELD` of its points is kept as it is, and so is one the
-    voted circle holds no more points than (by :func:`held`; fresh tuning
+    voted circle holds fewer points than (by :func:`held`; fresh tuning
     seed 49052: b4, 16 mm, holding 22 of 41, was replaced by a 22 mm circle
     2.9 mm off holding 21, which vote's own count preferred, and read
-    under b2: a false squop)."""
+    under b2: a false squop). One holding as many is taken: :func:`vote`
+    chose it over the fit's own start by its RMS among circles holding
+    nearly as many (session 15, tuning seed 51641: y6, 16 mm, under y2 on
+    y4, all yellow, fitted as a 22 mm circle 3.4 mm off through 25 of 40
+    points, RMS 0.167; the voted 16 mm circle, 0.4 mm off, held the same 25
+    with RMS 0.118, was turned away, and y4 read on y6: a false squop)."""
     ok = es.ok
     out = []
     for f in fits:
@@ -119,8 +124,8 @@ def revote(cal: MatCalibration, es: EdgeSet, fits: list[Fit],
             kept = int(held(pts, f).sum())
             if kept < REVOTE_HELD * len(pts):
                 g = vote(cal, es, f.row, f, pts)
-                if g is not None and held(pts, g).sum() <= kept:
-                    g = f  # vote's count is fixed_all's, not held's: a circle holding no more
+                if g is not None and held(pts, g).sum() < kept:
+                    g = f  # vote's count is fixed_all's, not held's: a circle holding fewer
         if g is not None and g is not f:
             if ok is es.ok:
                 ok = es.ok.copy()
