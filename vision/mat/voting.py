@@ -7,6 +7,8 @@ still's partial fits again (:func:`revote`)."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numpy.typing import NDArray
 
@@ -114,7 +116,10 @@ def revote(cal: MatCalibration, es: EdgeSet, fits: list[Fit],
     nearly as many (session 15, tuning seed 51641: y6, 16 mm, under y2 on
     y4, all yellow, fitted as a 22 mm circle 3.4 mm off through 25 of 40
     points, RMS 0.167; the voted 16 mm circle, 0.4 mm off, held the same 25
-    with RMS 0.118, was turned away, and y4 read on y6: a false squop)."""
+    with RMS 0.118, was turned away, and y4 read on y6: a false squop),
+    unless it is the fit's own circle again (:func:`_same`: on tuning seeds
+    53000-53599, 92 of the votes tied in points held, nearly all the fit's
+    own circle; taken, it would only be marked voted)."""
     ok = es.ok
     out = []
     for f in fits:
@@ -124,7 +129,8 @@ def revote(cal: MatCalibration, es: EdgeSet, fits: list[Fit],
             kept = int(held(pts, f).sum())
             if kept < REVOTE_HELD * len(pts):
                 g = vote(cal, es, f.row, f, pts)
-                if g is not None and held(pts, g).sum() < kept:
+                n = int(held(pts, g).sum()) if g is not None else 0
+                if g is not None and (n < kept or (n == kept and _same(f, g))):
                     g = f  # vote's count is fixed_all's, not held's: a circle holding fewer
         if g is not None and g is not f:
             if ok is es.ok:
@@ -133,3 +139,13 @@ def revote(cal: MatCalibration, es: EdgeSet, fits: list[Fit],
             f = g
         out.append(f)
     return (es if ok is es.ok else EdgeSet(es.cands, es.points, ok)), out
+
+
+SAME_MM = 0.1
+"""A voted circle of the fit's size whose centre lies this close to the
+fit's is the fit's own circle (:func:`revote`)."""
+
+
+def _same(f: Fit, g: Fit) -> bool:
+    """Whether ``g`` is ``f``'s own circle (:data:`SAME_MM`)."""
+    return f.size == g.size and math.hypot(f.x - g.x, f.y - g.y) < SAME_MM
