@@ -38,7 +38,7 @@ def test_a_point_votes_once() -> None:
     # points showing the colour and of those clear of the other's rim
     mask_a, mask_b = _masks()
     na, nb = clear_votes(mask_a, mask_b, CAL, A, B, [])
-    points = shown_mm2(A, B, []) / 0.01
+    points = shown_mm2(A, B, [], CAL) / 0.01
     assert 0 < na + nb <= points
     assert nb < na / 10
 

@@ -145,7 +145,7 @@ def stack(circ: list[Circle], colours: list[Colour], masks: dict[Colour, Mask],
                                      [circ[k] for k in tops if colours[k] is ci],
                                      [circ[k] for k in tops if colours[k] is cj],
                                      hide_a=hide_a, hide_b=hide_b)  # fmt: skip
-                if (shown_mm2(circ[i], circ[j], above, cal=cal) < SHOWN_MM2
+                if (shown_mm2(circ[i], circ[j], above, cal) < SHOWN_MM2
                         or na + nb < CLEAR_VOTES_MIN
                         or abs(na - nb) < 2 * LENS_MARGIN * (na + nb)):  # fmt: skip
                     left.append((i, j, others))

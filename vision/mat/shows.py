@@ -69,23 +69,19 @@ def lens_share(mask_a: Mask, mask_b: Mask, cal: MatCalibration, a: Circle, b: Ci
     return (0.5 if na + nb == 0 else na / (na + nb)), len(lens)
 
 
-def shown_mm2(a: Circle, b: Circle, over: Sequence[Circle], step: float = 0.1,
-              cal: MatCalibration | None = None) -> float:  # fmt: skip
+def shown_mm2(a: Circle, b: Circle, over: Sequence[Circle], cal: MatCalibration,
+              step: float = 0.1) -> float:  # fmt: skip
     """The area (mm²) of the overlap of a and b not under ``over`` (third
-    winks lying on either, with their 0.5 mm dark edges; with ``cal``, each
-    at its own face's height, :func:`clear_of`)."""
+    winks lying on either, with their 0.5 mm dark edges, each judged at its
+    own face's height: :func:`clear_of`)."""
     x0, x1 = max(a[0] - a[2], b[0] - b[2]), min(a[0] + a[2], b[0] + b[2])
     y0, y1 = max(a[1] - a[2], b[1] - b[2]), min(a[1] + a[2], b[1] + b[2])
     if x1 <= x0 or y1 <= y0:
         return 0.0
     gx, gy = np.meshgrid(np.arange(x0, x1, step) + step / 2, np.arange(y0, y1, step) + step / 2)
     keep = (np.hypot(gx - a[0], gy - a[1]) < a[2]) & (np.hypot(gx - b[0], gy - b[1]) < b[2])
-    if cal is not None:
-        pts = np.column_stack([gx[keep], gy[keep]])
-        return float(clear_of(cal, pts, max(a[3], b[3]), over, 0.5).sum()) * step * step
-    for o in over:
-        keep &= np.hypot(gx - o[0], gy - o[1]) > o[2] + 0.5
-    return float(keep.sum()) * step * step
+    pts = np.column_stack([gx[keep], gy[keep]])
+    return float(clear_of(cal, pts, max(a[3], b[3]), over, 0.5).sum()) * step * step
 
 
 CLEAR_VOTES_MIN = 4
