@@ -26,10 +26,11 @@ this share of its RMS (as :data:`~vision.mat.hints.OTHER_SIZE` for a
 hint refitted at the other size)."""
 
 
-def resized(cal: MatCalibration, es: EdgeSet, fits: list[Fit], loose_mm: float,
-            unvoted: list[bool]) -> tuple[EdgeSet, list[Fit]]:  # fmt: skip
+def resized(
+    cal: MatCalibration, es: EdgeSet, fits: list[Fit], loose_mm: float
+) -> tuple[EdgeSet, list[Fit]]:
     """``fits`` with each of a still's partial fits between :data:`LOOSER_MM`
-    and ``loose_mm`` (RMS) that was not voted again (``unvoted``: a voted
+    and ``loose_mm`` (RMS) that was not voted again (:attr:`Fit.voted`: a voted
     circle is the better of both sizes already) replaced by the circle of
     the other size started at its centre, where that holds more of its
     candidate's edge points and fits them within :data:`CLOSER` of its RMS;
@@ -50,7 +51,7 @@ def resized(cal: MatCalibration, es: EdgeSet, fits: list[Fit], loose_mm: float,
     at = [
         i
         for i, f in enumerate(fits)
-        if unvoted[i] and f.row >= 0 and not f.whole and LOOSER_MM < f.rms <= loose_mm
+        if not f.voted and f.row >= 0 and not f.whole and LOOSER_MM < f.rms <= loose_mm
     ]
     if not at:
         return es, fits

@@ -89,10 +89,8 @@ def find_winks(pic: Picture) -> Found:
     found = edges(pic.image, cands, 2.6 * pic.r_small_px, pic.blocked, step)
     fits = [f for f in fit(pic.cal, found, np.arange(own), 0) if f is not None]
     if pic.loose_mm < 1.0:
-        first = fits
         found, fits = _revoted(pic.cal, found, fits, pic.loose_mm)
-        unvoted = [f is g for f, g in zip(first, fits, strict=True)]
-        found, fits = resize.resized(pic.cal, found, fits, pic.loose_mm, unvoted)
+        found, fits = resize.resized(pic.cal, found, fits, pic.loose_mm)
         fits += _beyond(pic.cal, found, fits)
     fitted = [f for f in fits if f.whole or f.rms <= pic.loose_mm or onefit.backed(f, fits)]
     fits = onefit.dedupe(fitted, pic.apart_mm)
