@@ -1,7 +1,10 @@
-"""`voting.vote`'s slack (issue 8, session 16): of the circles holding
+"""Which circle stands for a wink whose candidates' points fit more than
+one (issue 8, session 16): of the circles `voting.vote` tries holding
 nearly the most of a candidate's edge points (`voting.VOTED_SLACK`), one
 holding fewer wins on its RMS only where that is clearly lower
-(`voting.VOTED_RMS_GAIN`)."""
+(`voting.VOTED_RMS_GAIN`); and in `winks._unexplained` a candidate's own
+fit too loose to keep stands for its wink where it holds more of two
+candidates' points than the other's refit (`winks._stands_for`)."""
 
 from __future__ import annotations
 
@@ -25,3 +28,20 @@ def test_a_circle_holding_a_point_fewer_needs_a_clearly_lower_rms() -> None:
     assert sizes(obs, m) == [("g5", 16), ("y1", 22), ("y5", 16)]
     assert off_mm(obs, m) < 1.0
     assert seen_pairs(obs, m) == true_pairs(PILE_54227)
+
+
+# Tuning seed 50981: g4 on g6, both 16 mm. In the still, g4's own fit (0.9 mm
+# off through 26 of its 30 points, RMS 0.30) and g6's were dropped as looser
+# than 0.25 mm, and a third candidate's 22 mm fit through 8 of its 19 points
+# (RMS 0.22), 4.5 mm off g4, stood for it: g4 on g6 was not found.
+PAIR_50981 = MatScene((
+    TrueWink("g6", -657.1815, 406.2359, 0), TrueWink("g4", -647.8256, 398.9327, 1),
+))  # fmt: skip
+
+
+def test_a_loose_fit_holding_more_points_stands_for_its_wink() -> None:
+    obs, m = benched(PAIR_50981, 50981)
+    assert len(m) == len(obs.winks) == 2
+    assert sizes(obs, m) == [("g4", 16), ("g6", 16)]
+    assert off_mm(obs, m) < 1.0
+    assert seen_pairs(obs, m) == true_pairs(PAIR_50981)
