@@ -27,6 +27,19 @@ VOTED_SLACK = 2
 the most points any holds are weighed by their RMS (tuning seed 40728: of
 r2's crescent, a 22 mm wink under b6 and b1, a 16 mm circle held 24 of 29
 points with RMS 0.17, r2's own 22 points with RMS 0.08)."""
+VOTED_RMS_GAIN = 0.8
+"""Of those circles, one holding fewer points than the most wins only with
+an RMS under this share of the best RMS among those holding the most
+(session 16; until then the lowest RMS won outright). The points a circle
+does not hold are left out of its RMS, so a circle through fewer of them
+fits them closer for that alone, and over a short arc both sizes fit alike
+(tuning seed 54227: y5, 16 mm, the middle of a one-colour pile: a 22 mm
+circle 3.1 mm off through 17 of 18 points, RMS 0.179, against the 16 mm one
+through all 18, RMS 0.221: 0.81). Every vote of tuning seeds 53000-54199
+and 40000-40599 logged: of those where the lowest RMS held fewer than the
+most and one of the two circles was the wink's own (its size, within
+1.5 mm), the lowest RMS was right 16 times at shares 0.23-0.82 (40728's
+0.47) and the most held 26 times at 0.47-0.96; from 0.8 up, 1 against 9."""
 VOTED_APART_MM = 5.5
 """A circle :func:`vote` chose over the least-squares start's lying this
 close to a fit of its colour of the other size is that wink's arc (the
@@ -45,7 +58,8 @@ def vote(cal: MatCalibration, es: EdgeSet, row: int, g: Fit | None,
     """``g``, the partial fit of candidate ``row``, or the circle of either
     size started where most of its points vote for (:func:`~vision.mat.fit.voted`)
     if that holds more of them (of those holding nearly as many,
-    :data:`VOTED_SLACK`, the closest; tuning seed 40720: b6, 16 mm, the top of a
+    :data:`VOTED_SLACK`, the closest, but one holding fewer than the most
+    only if clearly closer, :data:`VOTED_RMS_GAIN`; tuning seed 40720: b6, 16 mm, the top of a
     one-colour pile, whose rays crossed its dark edge over the faces below
     and ended on their rims; of the 16 edge points left, 13 lie on its arc,
     but the least-squares start lay 4.8 mm off, a 16 mm circle from there
@@ -68,9 +82,10 @@ def vote(cal: MatCalibration, es: EdgeSet, row: int, g: Fit | None,
                            np.array([s for s, _, _ in starts]),
                            np.array([size / 2 for _, size, _ in starts]))  # fmt: skip
     most = int(n.max())
-    rms, voted_start, size, cx, cy = min(
-        (float(e[k]), not starts[k][2], starts[k][1], float(x[k]), float(y[k]))
-        for k in range(len(starts)) if n[k] >= most - VOTED_SLACK)  # fmt: skip
+    near = [(float(e[k]), not starts[k][2], starts[k][1], float(x[k]), float(y[k]), int(n[k]))
+            for k in range(len(starts)) if n[k] >= most - VOTED_SLACK]  # fmt: skip
+    best, top = min(near), min(c for c in near if c[5] == most)
+    rms, voted_start, size, cx, cy, _ = best if best[0] < VOTED_RMS_GAIN * top[0] else top
     if most < 8 or not voted_start:  # as fitted (a tie goes to it)
         return g
     c = es.cands[row]

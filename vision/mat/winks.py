@@ -240,8 +240,11 @@ def _unexplained(cal: MatCalibration, es: EdgeSet, fits: list[Fit], masks: dict[
     ``loose_mm`` through :data:`EXPLAINED_MIN` points or more, is no wink
     found already (``apart_mm``) and shows :data:`SHOWS` of its colour where
     no other fit covers it; it replaces its candidate's loose fit, if any (a
-    circle across two winks). Returns the edge set with those points left
-    out of the rows refitted, the fits less those replaced, and the refits."""
+    circle across two winks). A refit that an earlier candidate's own loose
+    fit holds more of the two candidates' points than (:func:`_stands_for`)
+    gives way to that fit, kept as the refit would be. Returns the edge set
+    with those points left out of the rows refitted, the fits less those
+    replaced, and the refits."""
     used = {f.row for f in fits if f.whole or f.voted or f.rms <= loose_mm}
     rows = np.array([k for k in range(own) if k not in used], np.int64)  # the first ``own``
     if not len(rows) or not fits:
@@ -257,9 +260,22 @@ def _unexplained(cal: MatCalibration, es: EdgeSet, fits: list[Fit], masks: dict[
     if not len(rows):
         return es, fits, []
     trial = EdgeSet(es.cands, es.points, ok)
+    clear = ok.copy()  # each row's points before its circle narrows them
+    loose: list[Fit] = []  # the rows' own fits too loose to keep, so far
     out: list[Fit] = []
     for row, first in zip(rows, fit(cal, trial, rows, 0), strict=True):
         g = _voted(cal, trial, int(row), first)
+        rival = None if g is None else next(
+            (o for o in loose if _stands_for(cal, es, clear, o, g, apart_mm)), None)  # fmt: skip
+        if rival is not None:  # g is the arc of a wink its own candidate fitted loosely
+            rest = [o for o in (*fits, *out) if o.row != rival.row]
+            if rival not in out and _new(cal, rival, rest, masks, apart_mm):
+                mine = cal.to_mat(es.points[rival.row], WINK_THICKNESS_MM)
+                ok[rival.row] = clear[rival.row] & _held(mine, rival)
+                out.append(rival)
+            continue
+        if g is not None and not g.voted and g.rms > loose_mm:
+            loose.append(g)
         second = None
         rest = [o for o in (*fits, *out) if o.row != row]
         if g is not first and g is not None:  # only its circle's points: refitted a level up alike
@@ -272,11 +288,7 @@ def _unexplained(cal: MatCalibration, es: EdgeSet, fits: list[Fit], masks: dict[
             ok[row] &= held
         if g is None or (not g.voted and g.rms > loose_mm):  # voted: any RMS (47720, 54165)
             continue
-        if any(o.colour is g.colour
-               and math.hypot(o.x - g.x, o.y - g.y) < apart_mm[o.size != g.size]
-               for o in rest):  # fmt: skip
-            continue  # a wink found already
-        if relations.fill(masks[g.colour], cal, g.circle(), _above(cal, g, rest, masks)) >= SHOWS:
+        if _new(cal, g, rest, masks, apart_mm):
             out += [g, second] if second else [g]  # the second only with the voted circle kept
     keep = es.ok.copy()
     for f in out:
@@ -284,6 +296,44 @@ def _unexplained(cal: MatCalibration, es: EdgeSet, fits: list[Fit], masks: dict[
             keep[f.row] = ok[f.row]
     refitted = {f.row for f in out} - {-1}
     return EdgeSet(es.cands, es.points, keep), [f for f in fits if f.row not in refitted], out
+
+
+def _new(cal: MatCalibration, f: Fit, rest: list[Fit], masks: dict[Colour, Mask],
+         apart_mm: tuple[float, float]) -> bool:  # fmt: skip
+    """Whether :func:`_unexplained` keeps ``f``: no wink found already
+    (``rest``, ``apart_mm``), and :data:`SHOWS` of its colour where no other
+    fit covers it."""
+    if any(o.colour is f.colour and math.hypot(o.x - f.x, o.y - f.y) < apart_mm[o.size != f.size]
+           for o in rest):  # fmt: skip
+        return False
+    return relations.fill(masks[f.colour], cal, f.circle(), _above(cal, f, rest, masks)) >= SHOWS
+
+
+def _stands_for(cal: MatCalibration, es: EdgeSet, clear: NDArray[np.bool_], o: Fit, g: Fit,
+                apart_mm: tuple[float, float]) -> bool:  # fmt: skip
+    """Whether ``o``, one candidate's own fit too loose to keep, stands for
+    the wink rather than ``g``, another candidate's refit in
+    :func:`_unexplained`: of one colour and close enough that one would
+    turn the other away (``apart_mm``, or :data:`~vision.mat.voting.VOTED_APART_MM`
+    for the other size), with ``o`` holding more of the two candidates'
+    edge points (``clear``: before either was narrowed to its circle).
+    The still drops a partial fit looser than its 0.25 mm as a circle across
+    two winks, but a wink's own edge, blurred, can fit that loosely through
+    nearly all its points, and another candidate's circle through a part
+    of them then stood for it, millimetres off (tuning seed 43702: g3's own
+    16 mm fit, 0.2 mm off, held 40 of its 46 points with RMS 0.36; row 1's
+    voted circle, 4.0 mm off through 23 of 42, RMS 0.32, was kept and read
+    y5 on g3, a false squop. 50981: g4's own fit, 0.9 mm off, 26 of 30
+    points, RMS 0.30; row 2's 22 mm fit, 4.5 mm off through 8 of 19, RMS
+    0.22, kept, and g4 on g6 was not found)."""
+    d = math.hypot(o.x - g.x, o.y - g.y)
+    if o.colour is not g.colour or o.row == g.row:
+        return False
+    if d >= apart_mm[o.size != g.size] and (o.size == g.size or d >= VOTED_APART_MM):
+        return False
+    both = np.array([o.row, g.row], np.int64)
+    pts = cal.to_mat(es.points[both][clear[both]], WINK_THICKNESS_MM)
+    return int(_held(pts, o).sum()) > int(_held(pts, g).sum())
 
 
 def _second(cal: MatCalibration, es: EdgeSet, ok: NDArray[np.bool_], row: int,
