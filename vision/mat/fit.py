@@ -239,42 +239,52 @@ def fixed_all(
     pairwise sums as ``ndarray.sum`` of each, to the bit, without its
     Python wrapper), and the steps of rows whose equations are singular are
     masked out of the division rather than selected after it (session 14:
-    27 numpy calls a step instead of 45, the same centres to the bit)."""
+    27 numpy calls a step instead of 45, the same centres to the bit).
+    Each row's two by two solve is done in Python floats (session 16: the
+    same IEEE operations in the same order, so the same bits, where twelve
+    numpy calls on arrays of a few rows cost more; a call has 3 rows at the
+    median, and up to about 25 rows the loop is the cheaper)."""
     if not len(pts):
         return np.zeros(0), np.zeros(0), np.zeros(0, np.int64), np.zeros(0)
     add = np.add.reduce
     rows = len(pts)
     p = np.moveaxis(pts, -1, 0).copy()  # (2, rows, points): x and y
     c = start.T.copy()  # (2, rows): the centres
-    r = np.broadcast_to(np.asarray(r, np.float64), (rows,))[:, None]
-    active = np.ones(rows, bool)
+    xs, ys = c.tolist()
+    radius = np.empty((rows, 1))
+    radius[:, 0] = r  # a scalar or one per row
+    active = [True] * rows
     d, u = np.empty_like(p), np.empty_like(p)  # offsets from the centre; unit vectors
     dist, res = np.empty(p.shape[1:]), np.empty(p.shape[1:])
     keep = np.empty(p.shape[1:], bool)
     q = np.empty((5, *p.shape[1:]))  # uy*uy, ux*ux, ux*uy, ux*res, uy*res
     s = np.empty((5, rows))  # their row sums: c, a, b, gx, gy
-    step = np.empty((2, rows))
     for it in range(8):
         np.subtract(p, c[..., None], out=d)
         np.hypot(d[0], d[1], out=dist)
         np.maximum(dist, 1e-9, out=dist)
-        np.subtract(dist, r, out=res)
+        np.subtract(dist, radius, out=res)
         np.less(np.abs(res), 3.0 if it == 0 else (1.5 if it < 3 else 0.7), out=keep)
         keep &= ok
-        active &= add(keep, 1) >= 3
         u.fill(0.0)
         np.divide(d, dist, out=u, where=keep)
         np.multiply(u[::-1], u[::-1], out=q[:2])
         np.multiply(u[0], u[1], out=q[2])
         np.multiply(u, res, out=q[3:])
         add(q, 2, out=s)
-        det = s[1] * s[0] - s[2] * s[2]
-        good = active & (np.abs(det) > 1e-12)
-        step.fill(0.0)  # (c gx - b gy, a gy - b gx) / det where good
-        np.divide(s[:2] * s[3:] - s[2] * s[4:2:-1], det, out=step, where=good)
-        c += step
+        sums = zip(*s.tolist(), add(keep, 1).tolist(), strict=True)
+        for k, (sc, sa, sb, gx, gy, n) in enumerate(sums):
+            active[k] = active[k] and n >= 3
+            det = sa * sc - sb * sb
+            if active[k] and abs(det) > 1e-12:  # else a step of 0.0, as numpy added
+                xs[k] += (sc * gx - sb * gy) / det
+                ys[k] += (sa * gy - sb * gx) / det
+            else:
+                xs[k] += 0.0
+                ys[k] += 0.0
+        c[0], c[1] = xs, ys
     cx, cy = c
-    res = np.hypot(p[0] - cx[:, None], p[1] - cy[:, None]) - r
+    res = np.hypot(p[0] - cx[:, None], p[1] - cy[:, None]) - radius
     keep = ok & (np.abs(res) < 0.7)
     n = add(keep, 1)
     rms = np.sqrt(add(np.where(keep, res, 0.0) ** 2, 1) / np.maximum(n, 1))
