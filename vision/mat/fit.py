@@ -92,6 +92,8 @@ def edges(image: NDArray[np.uint8], cands: list[Candidate], reach_px: float,
     frac = np.where(ok, (v0 - level) / np.where(gap == 0, 1.0, gap), 0.0).astype(float)
     dist = (k - 1 + frac) * step_px
     points = origins[:, None, :] + dirs[None, :, :] * dist[..., None]
+    if not cv2.countNonZero(blocked):  # no pot here (most crops of a still): no ray ends in it
+        return EdgeSet(cands, points, ok)
     beyond = origins[:, None, :] + dirs[None] * radii[np.minimum(k + 4, n_steps - 1)][..., None]
     bx, by = np.round(beyond[..., 0]).astype(int), np.round(beyond[..., 1]).astype(int)
     h, w = blocked.shape
