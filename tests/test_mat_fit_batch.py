@@ -10,7 +10,7 @@ import pytest
 
 from controller.games.tiddlywinks.geometry import Colour
 from vision.mat import fit
-from vision.mat.fit import RAYS, _faces, edges, fixed_all, kasa_all
+from vision.mat.fit import RAYS, _faces, _strength, edges, fixed_all, kasa_all
 from vision.mat.pot import polygon_mask
 from vision.mat.segment import Candidate
 
@@ -189,3 +189,36 @@ def test_kasa_circles_are_the_stacked_least_squares_to_the_bit() -> None:
         got = kasa_all(pts, ok)
         for g, want in zip(got, (cx + mean[:, 0], cy + mean[:, 1], r), strict=True):
             assert g.tobytes() == want.tobytes()
+
+
+def _strength_einsum(raw: np.ndarray, d: np.ndarray, level: np.ndarray) -> np.ndarray:
+    """:func:`fit._strength` as written until session 16: strided channel
+    views and the projection by ``einsum``."""
+    bgr = raw.astype(np.float32)
+    along = np.einsum("rsc,rc->rs", bgr, d)
+    total = bgr[..., 0] + bgr[..., 1] + bgr[..., 2]
+    sq = bgr * bgr
+    chroma2 = (sq[..., 0] + sq[..., 1] + sq[..., 2]) - total * total / 3
+    across = np.sqrt(np.maximum(chroma2 - along**2, 0.0))
+    return np.asarray(along - 2.0 * np.maximum(across - 0.5 * level, 0.0), np.float32)
+
+
+def test_strength_on_channel_planes_is_the_einsum_to_the_bit() -> None:
+    """Guards an assumption (the reference is the code as it was, so this
+    passed before session 16's rewrite too): the strength summed over
+    contiguous channel planes, in einsum's order, gives the same float32s;
+    on unit face chromas of every direction, dark, bright and saturated
+    samples."""
+    rng = np.random.default_rng(16)
+    for trial in range(60):
+        rays, steps = int(rng.integers(1, 400)), int(rng.integers(1, 60))
+        raw = rng.integers(0, 256, (rays, steps, 3)).astype(np.uint8)
+        if trial % 3 == 0:
+            raw = (raw // 64 * 85).astype(np.uint8)  # few levels: exact zeros and ties
+        d = rng.normal(0, 1, (rays, 3))
+        d -= d.mean(axis=1, keepdims=True)  # no grey, as a face chroma has none
+        d = (d / np.linalg.norm(d, axis=1, keepdims=True)).astype(np.float32)
+        level = rng.uniform(0, 120, (rays, 1)).astype(np.float32)
+        got, want = _strength(raw, d, level), _strength_einsum(raw, d, level)
+        assert got.dtype == want.dtype == np.float32
+        assert got.tobytes() == want.tobytes()

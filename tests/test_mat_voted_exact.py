@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
-from vision.mat.fit import VOTE_BEST, VOTE_CELL_MM, voted
+from vision.mat.fit import VOTE_BEST, VOTE_CELL_MM, _fullest, voted
 
 
 def _voted_reference(
@@ -107,3 +107,19 @@ def test_voted_few_cells_and_none() -> None:
     assert voted(close, 11.0) is None and _voted_reference(close, 11.0) is None
     far = np.array([[0.0, 0.0], [30.0, 0.0]])  # too far apart
     assert voted(far, 11.0) is None and _voted_reference(far, 11.0) is None
+
+
+def test_fullest_cells_are_the_stable_sorts_first() -> None:
+    """``fit._fullest`` (session 16: a partition instead of sorting the whole
+    grid) picks the cells ``np.argsort(-grid, kind="stable")[:k]`` does, in
+    its order: box sums of small counts tie often, at the k-th value and
+    above it, and grids may hold k cells or fewer."""
+    rng = np.random.default_rng(16)
+    for trial in range(500):
+        n = int(rng.choice([1, 3, VOTE_BEST, VOTE_BEST + 1, 40, 3700]))
+        top = int(rng.choice([1, 2, 5, 30]))
+        grid = rng.integers(0, top + 1, n).astype(np.float32)
+        if trial % 4 == 0:
+            grid[rng.choice(n, min(n, 3), replace=False)] = top + 1  # a few above the ties
+        want = np.argsort(-grid, kind="stable")[:VOTE_BEST]
+        assert _fullest(grid, VOTE_BEST).tolist() == want.tolist(), (trial, n, top)

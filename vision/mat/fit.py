@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -91,6 +92,8 @@ def edges(image: NDArray[np.uint8], cands: list[Candidate], reach_px: float,
     frac = np.where(ok, (v0 - level) / np.where(gap == 0, 1.0, gap), 0.0).astype(float)
     dist = (k - 1 + frac) * step_px
     points = origins[:, None, :] + dirs[None, :, :] * dist[..., None]
+    if not cv2.countNonZero(blocked):  # no pot here (most crops of a still): no ray ends in it
+        return EdgeSet(cands, points, ok)
     beyond = origins[:, None, :] + dirs[None] * radii[np.minimum(k + 4, n_steps - 1)][..., None]
     bx, by = np.round(beyond[..., 0]).astype(int), np.round(beyond[..., 1]).astype(int)
     h, w = blocked.shape
@@ -120,14 +123,23 @@ def _strength(raw: NDArray[np.uint8], d: NDArray[np.float32],
     """The face colour's strength at each of the rays' (rays, steps, 3)
     samples, as :func:`edges` describes: the pixel's chroma along its ray's
     unit face chroma ``d``, less twice the part across it beyond half the
-    ray's ``level`` (half the face's strength)."""
-    bgr = raw.astype(np.float32)
-    along = np.einsum("rsc,rc->rs", bgr, d)  # d has no grey: the pixel's grey drops out
-    # whole grey levels: these sums are exact in float32 in any order, so
-    # three adds (a reduction over a 3-long axis is several times slower)
-    total = bgr[..., 0] + bgr[..., 1] + bgr[..., 2]
-    sq = bgr * bgr
-    chroma2 = (sq[..., 0] + sq[..., 1] + sq[..., 2]) - total * total / 3
+    ray's ``level`` (half the face's strength).
+
+    Each channel is a contiguous plane (session 16: the strided channel
+    views and an ``einsum`` over the 3-long axis cost a third more); the
+    projection on ``d`` sums its three products in the order ``einsum``
+    did, to the bit."""
+    b, g, r = np.moveaxis(raw, -1, 0).astype(np.float32, order="C")
+    along = b * d[:, 0, None]  # d has no grey: the pixel's grey drops out
+    along += g * d[:, 1, None]
+    along += r * d[:, 2, None]
+    # whole grey levels: these sums are exact in float32 in any order
+    total = b + g
+    total += r
+    sq = b * b
+    sq += g * g
+    sq += r * r
+    chroma2 = sq - total * total / 3
     across = np.sqrt(np.maximum(chroma2 - along**2, 0.0))
     # another colour (which may project well on the face's) counts as edge;
     # the mat's tint, the dark edge and noise stay under the allowance
@@ -238,42 +250,52 @@ def fixed_all(
     pairwise sums as ``ndarray.sum`` of each, to the bit, without its
     Python wrapper), and the steps of rows whose equations are singular are
     masked out of the division rather than selected after it (session 14:
-    27 numpy calls a step instead of 45, the same centres to the bit)."""
+    27 numpy calls a step instead of 45, the same centres to the bit).
+    Each row's two by two solve is done in Python floats (session 16: the
+    same IEEE operations in the same order, so the same bits, where twelve
+    numpy calls on arrays of a few rows cost more; a call has 3 rows at the
+    median, and up to about 25 rows the loop is the cheaper)."""
     if not len(pts):
         return np.zeros(0), np.zeros(0), np.zeros(0, np.int64), np.zeros(0)
     add = np.add.reduce
     rows = len(pts)
     p = np.moveaxis(pts, -1, 0).copy()  # (2, rows, points): x and y
     c = start.T.copy()  # (2, rows): the centres
-    r = np.broadcast_to(np.asarray(r, np.float64), (rows,))[:, None]
-    active = np.ones(rows, bool)
+    xs, ys = c.tolist()
+    radius = np.empty((rows, 1))
+    radius[:, 0] = r  # a scalar or one per row
+    active = [True] * rows
     d, u = np.empty_like(p), np.empty_like(p)  # offsets from the centre; unit vectors
     dist, res = np.empty(p.shape[1:]), np.empty(p.shape[1:])
     keep = np.empty(p.shape[1:], bool)
     q = np.empty((5, *p.shape[1:]))  # uy*uy, ux*ux, ux*uy, ux*res, uy*res
     s = np.empty((5, rows))  # their row sums: c, a, b, gx, gy
-    step = np.empty((2, rows))
     for it in range(8):
         np.subtract(p, c[..., None], out=d)
         np.hypot(d[0], d[1], out=dist)
         np.maximum(dist, 1e-9, out=dist)
-        np.subtract(dist, r, out=res)
+        np.subtract(dist, radius, out=res)
         np.less(np.abs(res), 3.0 if it == 0 else (1.5 if it < 3 else 0.7), out=keep)
         keep &= ok
-        active &= add(keep, 1) >= 3
         u.fill(0.0)
         np.divide(d, dist, out=u, where=keep)
         np.multiply(u[::-1], u[::-1], out=q[:2])
         np.multiply(u[0], u[1], out=q[2])
         np.multiply(u, res, out=q[3:])
         add(q, 2, out=s)
-        det = s[1] * s[0] - s[2] * s[2]
-        good = active & (np.abs(det) > 1e-12)
-        step.fill(0.0)  # (c gx - b gy, a gy - b gx) / det where good
-        np.divide(s[:2] * s[3:] - s[2] * s[4:2:-1], det, out=step, where=good)
-        c += step
+        sums = zip(*s.tolist(), add(keep, 1).tolist(), strict=True)
+        for k, (sc, sa, sb, gx, gy, n) in enumerate(sums):
+            active[k] = active[k] and n >= 3
+            det = sa * sc - sb * sb
+            if active[k] and abs(det) > 1e-12:  # else a step of 0.0, as numpy added
+                xs[k] += (sc * gx - sb * gy) / det
+                ys[k] += (sa * gy - sb * gx) / det
+            else:
+                xs[k] += 0.0
+                ys[k] += 0.0
+        c[0], c[1] = xs, ys
     cx, cy = c
-    res = np.hypot(p[0] - cx[:, None], p[1] - cy[:, None]) - r
+    res = np.hypot(p[0] - cx[:, None], p[1] - cy[:, None]) - radius
     keep = ok & (np.abs(res) < 0.7)
     n = add(keep, 1)
     rms = np.sqrt(add(np.where(keep, res, 0.0) ** 2, 1) / np.maximum(n, 1))
@@ -317,6 +339,31 @@ def _pairs(n: int) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
         j.setflags(write=False)
         _PAIRS[n] = i, j
     return _PAIRS[n]
+
+
+def _fullest(grid: NDArray[np.number[Any]], k: int) -> NDArray[np.intp]:
+    """The indices of ``grid``'s ``k`` largest values, largest first, ties
+    to the lowest index: ``np.argsort(-grid, kind="stable")[:k]``, without
+    sorting the whole grid (session 16: a vote's grid has some 3,700 cells,
+    and the stable sort was 60 of :func:`voted`'s 155 us a call; this is
+    14). The ``k``-th largest value is found by ``np.partition``; every
+    cell above it is among them (sorted stably, as few as they are), and
+    cells equal to it fill the rest in index order, as the stable sort
+    takes them (the k-th value is the same whatever order the partition
+    leaves, so the cells are the same on every CPU).
+
+    >>> _fullest(np.array([1, 3, 0, 3, 2, 3], np.float32), 3).tolist()
+    [1, 3, 5]
+    >>> _fullest(np.array([1, 3, 0, 4, 2, 3], np.float32), 3).tolist()
+    [3, 1, 5]
+    """
+    n = len(grid)
+    if n <= k:
+        return np.argsort(-grid, kind="stable")
+    kth = np.partition(grid, n - k)[n - k]
+    above = np.flatnonzero(grid > kth)
+    above = above[np.argsort(-grid[above], kind="stable")]
+    return np.concatenate([above, np.flatnonzero(grid == kth)[: k - len(above)]])
 
 
 def voted(points: Floats, r: float, within: float = 0.5) -> tuple[float, float] | None:
@@ -368,7 +415,7 @@ def voted(points: Floats, r: float, within: float = 0.5) -> tuple[float, float] 
                          normalize=False, borderType=cv2.BORDER_CONSTANT).ravel()  # fmt: skip
     # the fullest first, ties to the lowest cell: the same cells and order on every CPU
     # (np.argpartition's order, and with AVX-512 or not its set, differ among ties)
-    best = np.argsort(-grid, kind="stable")[:VOTE_BEST]
+    best = _fullest(grid, VOTE_BEST)
     by, bx = np.divmod(best, w)
     # near[c, k]: centre c's cell within one of best k's, each way (the table padded by a cell)
     table = np.zeros((h + 2, w + 2, len(best)), bool)
