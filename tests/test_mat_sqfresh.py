@@ -43,3 +43,18 @@ def test_a_strip_between_two_faces_of_a_colour_does_not_vote_for_it() -> None:
 
 def test_a_red_rim_blurred_over_green_does_not_vote_yellow() -> None:
     assert not _false(PILE_53558, 53558)
+
+
+# Tuning seed 57159: y6 on r2 on y5. The sliver of r2 and y5's overlap clear of y6 read
+# 24 yellow to 45 red, under 80 % one colour: open. The yellow lay within a pixel of
+# y6's edge or of r2's rim (y5's face beyond it); clear of both, 0 yellow to 45 red.
+PILE_57159 = MatScene((
+    TrueWink("y5", 359.0008653862044, -341.2857625046962, 0),
+    TrueWink("r2", 353.9589593227882, -356.9909129867685, 1),
+    TrueWink("y6", 350.2414541244171, -349.5356479199954, 2),
+))  # fmt: skip
+
+
+def test_a_colour_clear_of_a_wink_of_the_other_colour_orders_the_pair() -> None:
+    obs, m = benched(PILE_57159, 57159)
+    assert seen_pairs(obs, m) == true_pairs(PILE_57159)
