@@ -29,6 +29,7 @@ from vision.mat.shows import CLEAR_MASK_MIN as CLEAR_MASK_MIN
 from vision.mat.shows import CLEAR_VOTES_MIN as CLEAR_VOTES_MIN
 from vision.mat.shows import Circle as Circle
 from vision.mat.shows import arc_darkness as arc_darkness
+from vision.mat.shows import bleeds
 from vision.mat.shows import clear_votes as clear_votes
 from vision.mat.shows import fill as fill
 from vision.mat.shows import lens_share as lens_share
@@ -142,8 +143,8 @@ def stack(circ: list[Circle], colours: list[Colour], masks: dict[Colour, Mask],
                 loose = [k for k in others if k not in tops and k not in on[i] | on[j]]
                 hide_a, hide_b = ([circ[k] for k in loose if colours[k] is c] for c in (ci, cj))
                 na, nb = clear_votes(masks[ci], masks[cj], cal, circ[i], circ[j], above,
-                                     [circ[k] for k in tops if colours[k] is ci],
-                                     [circ[k] for k in tops if colours[k] is cj],
+                                     [circ[k] for k in tops if bleeds(colours[k], cj, ci)],
+                                     [circ[k] for k in tops if bleeds(colours[k], ci, cj)],
                                      hide_a=hide_a, hide_b=hide_b)  # fmt: skip
                 if (shown_mm2(circ[i], circ[j], above, cal) < SHOWN_MM2
                         or na + nb < CLEAR_VOTES_MIN

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import NDArray
 
+from controller.games.tiddlywinks.geometry import Colour
 from vision.mat.camera import MatCalibration
 from vision.mat.segment import Mask, sample
 
@@ -118,13 +119,25 @@ def clear_votes(mask_a: Mask, mask_b: Mask, cal: MatCalibration, a: Circle, b: C
 
     a's colour has votes only where some point of the overlap lies more
     than a pixel of ``cal`` inside b's rim and beyond the dark edge of every
-    wink of ``like_a`` (winks of ``over`` in a's colour), and b's likewise:
+    wink of ``like_a`` (winks of ``over`` that can show a's colour), and b's likewise:
     a strip no wider than that is all blur, the colour beyond such a rim
     blended in (:data:`BLUR_PX`). Each point showing the colour then votes
     once (session 13: until then a slip of the array shapes counted a
     colour's points times its points clear of the rims, and counting only
     the points both showing the colour and clear, as meant, left right
     slivers of tuning seeds 42140, 42158, 42373 with no votes at all).
+
+    Where a wink of ``like_a`` lies over the overlap, a's colour reaches the
+    sliver by blur from two sides, that wink's rim and a's face beyond b's
+    rim; where b's colour shows there too, if only faintly
+    (:data:`FAINT_MASK`), a point votes for a's only where it lies itself
+    more than a pixel inside b's rim and beyond that wink's dark edge
+    (session 16: tuning seed 58218, g1 on y1 under y4, a strip of g1's face
+    at most 1.2 mm wide between y4 and y1's face beyond g1's rim read 57
+    points yellow to 1 green, all but a few of them within a pixel of g1's
+    rim or of y4's edge: y1 on g1). ``like_a`` holds the winks of a's colour
+    over the overlap and those whose colour blurs with b's face into a's
+    (:func:`bleeds`); ``like_b`` likewise.
 
     A point inside a wink of ``hide_a`` (third winks of a's colour over the
     overlap whose order with the pair is not known) votes nothing for a's
@@ -148,16 +161,31 @@ def clear_votes(mask_a: Mask, mask_b: Mask, cal: MatCalibration, a: Circle, b: C
     pts, da, db = pts[clear], da[keep][clear], db[keep][clear]
     px = cal.to_pixels(pts, z)
     pix = BLUR_PX / cal.px_per_mm((x0 + x1) / 2, (y0 + y1) / 2, z)
-    least = CLEAR_MASK_MIN
+    sa, sb = sample(mask_a, px)[:, 0], sample(mask_b, px)[:, 0]  # (n, 1): one channel
     votes = []
-    for mask, dist, other, like, hide in ((mask_a, db, b, like_a, hide_a),
-                                          (mask_b, da, a, like_b, hide_b)):  # fmt: skip
+    for mine, rival, dist, other, like, hide in ((sa, sb, db, b, like_a, hide_a),
+                                                 (sb, sa, da, a, like_b, hide_b)):  # fmt: skip
         ok = dist < other[2] - pix  # a's colour counts only well inside b's rim
         ok &= clear_of(cal, pts, z, like, 0.5 + pix)
-        shows = sample(mask, px)[:, 0] > least  # (n, 1): one channel
+        shows = mine > CLEAR_MASK_MIN
         shows &= clear_of(cal, pts, z, hide, 0.5 + pix)  # there, that wink's face perhaps
+        if like and (rival > FAINT_MASK).any():  # blurred in from both sides over the other's face
+            shows &= ok
         votes.append(int(shows.sum()) if ok.any() else 0)
     return votes[0], votes[1]
+
+
+FAINT_MASK = 64
+"""The least mask (of 255, sampled as for :data:`CLEAR_MASK_MIN`) at which the
+other colour of a pair shows faintly in a sliver (:func:`clear_votes`): a
+quarter of the pixels round a point of it. A strip of that colour between
+two faces of the voting colour is blurred towards the voting colour but
+leaves this much of its own (session 16: tuning seed 58218, g1's strip
+between two yellows, green over 64 on 20 of its points, over 127 on 1);
+where the other colour shows nowhere even so, the voting colour fills the
+sliver and its blurred points count (tuning seeds 51265, b2 on y2 under b5,
+and 53010, b3 on y3 under blue, yellow 0 on every point: 63 and 45 blue
+votes, read right; counted only clear of both, 1 each, open)."""
 
 
 BLUR_PX = 1.0
@@ -169,6 +197,33 @@ voted: on tuning seed 40722 (g2 on b4 on g1) every point of g1/b4's overlap
 clear of g2 showed b4's face 0.2-0.6 mm inside b4's rim, a strip under a
 pixel of the still wide between g1's face beyond b4's rim and g2's over it;
 the blur read it green (10 and 37 points to none): g1 on b4."""
+
+
+BLENDS: dict[frozenset[Colour], Colour] = {
+    frozenset({Colour.RED, Colour.GREEN}): Colour.YELLOW,
+    frozenset({Colour.BLUE, Colour.YELLOW}): Colour.GREEN,
+}
+"""The colour two faces' colours blur into where they meet in a still: red
+(hue 0) and green (60) average to a yellow hue, blue and yellow to a weak
+green. Session 15 (b-margin) measured red over green and green over red
+reading yellow on 9-39 % of the points 0.3-0.8 mm beyond the upper face, blue
+under yellow green on up to 2 %; session 16 found a red wink's rim over a
+green face reading yellow on nearly every point to 1.3 mm (tuning seed
+53558, r4 on g5 on y2). Other pairs blur into one of their own colours or
+into none of the four."""
+
+
+def bleeds(over: Colour, face: Colour, colour: Colour) -> bool:
+    """Whether a wink of colour ``over`` lying on a face of colour ``face``
+    can show ``colour`` round its rim in a still: its own colour, or the
+    blend of the two (:data:`BLENDS`).
+
+    >>> bleeds(Colour.RED, Colour.GREEN, Colour.YELLOW)
+    True
+    >>> bleeds(Colour.RED, Colour.BLUE, Colour.YELLOW)
+    False
+    """
+    return over is colour or BLENDS.get(frozenset({over, face})) is colour
 
 
 def fill(mask: Mask, cal: MatCalibration, a: Circle, others: Sequence[Circle] = ()) -> float:
