@@ -212,3 +212,39 @@ def report(first: int, frames: int) -> None:
                         for m in these)  # fmt: skip
         for (cause, pile, same), n in kinds.most_common():
             print(f"  {n:3d}  {cause}, pile of {pile}, {'one colour' if same else 'two colours'}")
+
+
+def wink_lines(seed: int, scene: MatScene, obs: MatObservation) -> list[str]:
+    """``bench.mat --wrong``: each wink ``obs`` gets wrong, one line each.
+
+    ``SIZE``: an uncovered wink matched (its colour, within
+    :data:`~vision.mat.synth.compare.MATCH_MM`) but seen at another size;
+    ``COLOUR``: an uncovered wink matched by none while a wink of another
+    colour was seen within 6 mm of it (the tally counts it as a wink missed
+    and a false wink, not in "colour and size right"); ``MISSED``: a wink
+    matched by none, nothing of another colour near; ``FALSE``: a seen wink
+    matched to none (and not already told as a ``COLOUR``), with the true
+    wink nearest it.
+    """
+    m = match(obs, scene)
+    field = scene.field()
+    seen_ids = {t.id for t in m.values()}
+    out = [f"[{seed}] SIZE {t.id} seen as {w.size} mm at {_off(w, t)}"
+           for w in obs.winks if (t := m.get(w.index)) is not None
+           and not scene.covered(t) and w.size != wink_size(t.id)]  # fmt: skip
+    told: set[int] = set()
+    for t in (t for t in field if t.id not in seen_ids):
+        near = [w for w in obs.winks if w.index not in m and math.hypot(w.x - t.x, w.y - t.y) < 6]
+        what = ", ".join(f"{w.colour.value} {w.size} at {_off(w, t)}" for w in near)
+        cover = "covered" if scene.covered(t) else "uncovered"
+        tag = "COLOUR" if near and cover == "uncovered" else "MISSED"
+        out.append(f"[{seed}] {tag} {t.id} ({cover}, level {t.level}, "
+                   f"at {t.x:.1f}, {t.y:.1f}): seen {what or '-'}")  # fmt: skip
+        told |= {w.index for w in near} if tag == "COLOUR" else set()
+    for w in obs.winks:
+        if w.index in m or w.index in told:
+            continue
+        t = min(field, key=lambda t: math.hypot(w.x - t.x, w.y - t.y))
+        out.append(f"[{seed}] FALSE {w.colour.value} {w.size} at {w.x:.1f}, {w.y:.1f}: "
+                   f"nearest true {t.id} at {_off(w, t)}")  # fmt: skip
+    return out
