@@ -42,3 +42,18 @@ def test_a_large_circle_by_a_small_wink_is_dropped_from_a_pile_read_round() -> N
         ("b3", 16), ("b5", 16), ("r1", 22)]  # fmt: skip
     assert len(obs.winks) == 3
     assert seen_pairs(obs, m) == true_pairs(ONE_COLOUR_PAIR) == {("b3", "b5"), ("r1", "b3")}
+
+
+# From tuning seed 60838: b3 (16 mm) on g6 (16 mm), 6.2 mm apart, at the far
+# end of the mat (0.53 px per mm). The video fitted a green circle from g6's
+# crescent 1.8 mm from b3's whole one: one wink seen in two colours, and blue
+# filled more of it. b3, whole and alone, was not looked at in the still, and
+# g6 was lost with its relation.
+UNDER_ANOTHER_COLOUR = MatScene((TrueWink("g6", 810.98, 13.97), TrueWink("b3", 805.12, 11.90, 1)))
+
+
+def test_a_wink_seen_in_two_colours_is_looked_at_in_the_still() -> None:
+    obs, m = benched(UNDER_ANOTHER_COLOUR, 60838)
+    assert sorted((t.id, obs.winks[i].size) for i, t in m.items()) == [("b3", 16), ("g6", 16)]
+    assert len(obs.winks) == 2
+    assert seen_pairs(obs, m) == true_pairs(UNDER_ANOTHER_COLOUR) == {("b3", "g6")}

@@ -110,6 +110,22 @@ def one_colour_each(cal: MatCalibration, fits: list[Fit], masks: dict[Colour, Ma
     return [f for k, f in enumerate(fits) if k not in gone]
 
 
+def two_colours(fits: list[Fit], kept: list[Fit]) -> set[int]:
+    """The rows of the ``kept`` fits (:func:`one_colour_each`'s) that stood
+    for a fit of another colour on nearly their circle (:data:`SAME_MM`):
+    perhaps a wink of that colour partly under them, for a closer look
+    (:func:`~vision.mat.closer.groups`, as :func:`doubted`). Session 16,
+    fresh tuning seed 60838: b3 on g6 (16 mm each, 6.2 mm apart) at the far
+    end of the mat, 0.53 px per mm; g6's crescent, 3 px wide, fitted a green
+    circle 1.8 mm from b3's whole blue one, which filled more of it. b3,
+    seen whole and alone, was not looked at again, and g6 was lost with its
+    relation; in the still the pair is read right."""
+    gone = [f for f in fits if f not in kept]
+    return {o.row for o in kept for f in gone
+            if o.row >= 0 and o.size == f.size
+            and np.hypot(o.x - f.x, o.y - f.y) <= SAME_MM}  # fmt: skip
+
+
 def twins(fits: list[Fit], lifted: list[Fit]) -> set[int]:
     """The fits that, ``lifted`` to their levels, land on nearly the circle
     of another of their colour and size (:data:`SAME_MM`): one wink fitted
