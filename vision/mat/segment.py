@@ -3,8 +3,7 @@ inside each wink of it.
 
 Winks are strongly coloured and the mat, the table, the pot and the markers
 are not (the mat must be a neutral felt: grey, beige or white), so a wink's
-pixels are those with high chroma (for the light they are in: the least
-chroma falls where the felt is dim); the hue says which colour. A blob may
+pixels are those with high chroma; the hue says which colour. A blob may
 hold several winks of one colour (touching, or one on another): the peaks of
 its distance transform, taken greedily, give one inside point per wink.
 """
@@ -23,8 +22,7 @@ from controller.games.tiddlywinks.geometry import COLOURS, Colour
 Mask = NDArray[np.uint8]
 
 CHROMA_MIN = 45
-"""Chroma (max - min of B, G, R) above which a pixel is a wink's, where the
-felt is lit fully (:func:`chroma_least`: less where it is dimmer)."""
+"""Chroma (max - min of B, G, R) above which a pixel is a wink's."""
 HUES: dict[Colour, tuple[tuple[int, int], ...]] = {
     Colour.RED: ((0, 9), (165, 180)),
     Colour.YELLOW: ((16, 40),),
@@ -47,42 +45,12 @@ def colour_masks(image: NDArray[np.uint8], region: Mask) -> dict[Colour, Mask]:
     hsv = cv2.cvtColor(image[y0 : y0 + h, x0 : x0 + w], cv2.COLOR_BGR2HSV)
     hue, sat, val = cv2.split(hsv)
     chroma = np.asarray(cv2.multiply(sat, val, scale=1 / 255), np.uint8)
-    least = chroma_least(np.asarray(val, np.uint8))
-    strong = cv2.bitwise_and(np.asarray(chroma > least, np.uint8),
+    strong = cv2.bitwise_and(np.asarray(chroma > CHROMA_MIN, np.uint8),
                              region[y0 : y0 + h, x0 : x0 + w])  # fmt: skip
     code = np.asarray(cv2.multiply(cv2.LUT(hue, _HUE_CODE), strong), np.uint8)  # a bit per colour
     for k, c in enumerate(COLOURS):
         out[c][y0 : y0 + h, x0 : x0 + w] = ((code & np.uint8(1 << k)) > 0) * np.uint8(255)
     return out
-
-
-FELT_V = 150
-"""The felt's brightness (HSV value) at and above which :data:`CHROMA_MIN`
-holds; where the light is dimmer the least chroma falls with it. The
-benchmark's felt is 150-210 bright lit fully and falls to about 75 at a
-dim end of the mat, where a green face (chroma 115 lit fully, the weakest
-colour) has a chroma of 30-55 (tuning seed 60053: felt 92, g6's crescent
-6 pixels over 45, no candidate; session 16). 150 leaves every frame lit
-fully as before (the least chroma is 45 wherever the felt is 150 or
-brighter)."""
-FELT_CELL_PX = 32
-"""The felt's brightness is taken over cells this wide (wider than a wink
-and its shadow, narrower than the light's fall across the mat)."""
-
-
-def chroma_least(val: Mask) -> Mask | int:
-    """The least chroma of a wink's pixel at each pixel of ``val`` (HSV
-    value): :data:`CHROMA_MIN` where the felt round it is at least
-    :data:`FELT_V` bright, less in proportion where it is dimmer (a face's
-    chroma and the felt's both fall with the light)."""
-    h, w = val.shape
-    small = cv2.resize(val, (max(1, -(-w // FELT_CELL_PX)), max(1, -(-h // FELT_CELL_PX))),
-                       interpolation=cv2.INTER_AREA)  # fmt: skip
-    small = cv2.dilate(small, np.ones((3, 3), np.uint8))  # the felt, not a dark wink or the pot
-    if int(small.min()) >= FELT_V:
-        return CHROMA_MIN
-    level = cv2.resize(np.minimum(small, FELT_V), (w, h), interpolation=cv2.INTER_LINEAR)
-    return np.asarray(cv2.convertScaleAbs(level, alpha=CHROMA_MIN / FELT_V), np.uint8)
 
 
 def _hue_code() -> NDArray[np.uint8]:
