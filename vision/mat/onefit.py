@@ -216,11 +216,11 @@ def mis_sized(cal: MatCalibration, fits: list[Fit], masks: dict[Colour, Mask],
 
     A video fit stands for it as :func:`stands_for` says: a 16 mm one that
     a small fit lies near does not stand for the 22 mm one too, however near
-    it (since session 16: fresh tuning seed
-    59856, a 22 mm circle through r6's arc and the pot's dark rim beside it,
-    RMS 0.229 mm, 2.9 mm from r6's fit and 2.8 mm from its video fit, within
-    :data:`HINTED_MM`; its disc clear of r6 showed red over 0.07: a false
-    22 mm wink under r6 and y6)."""
+    it (since session 16: fresh tuning seed 59856, a 22 mm circle through
+    r6's arc and the pot's dark rim beside it, RMS 0.229 mm, 2.9 mm from
+    r6's fit and 2.8 mm from its video fit, within :data:`HINTED_MM`; its
+    disc clear of r6 showed red over 0.07: a false 22 mm wink under r6 and
+    y6)."""
 
     def hinted(f: Fit, size: int | None = None) -> bool:
         return any(h.colour is f.colour and (size is None or h.size == size)
