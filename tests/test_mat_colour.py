@@ -5,8 +5,6 @@ frame's rig and noise (``bench.mat --wrong`` lists the cases)."""
 
 from __future__ import annotations
 
-import pytest
-
 from tests.mat_piles import benched
 from vision.mat.synth.compare import seen_pairs, true_pairs
 from vision.mat.synth.scene import MatScene, TrueWink
@@ -62,19 +60,15 @@ def test_a_wink_seen_in_two_colours_is_looked_at_in_the_still() -> None:
 
 
 # From tuning seed 60053: r5 (16 mm) on g6 (16 mm), 6.7 mm apart, at the
-# dim end of the mat (the felt's value 92, where it is 150-210 lit fully).
-# g6's crescent, a green of chroma 30-55 there, fell mostly under the least
-# chroma of a wink (45): 6 pixels of green, no candidate, and g6 was lost
-# with its relation.
+# dim far end of the mat (0.49 px per mm, the felt's value 92). g6's
+# crescent, 3 px wide, a green of chroma 30-55 there, gave 6 pixels over the
+# least chroma of a wink (45): no candidate, and r5, seen whole and alone,
+# was not looked at in the still; g6 was lost with its relation. The green
+# just past r5's rim now sends r5 to the still, where the pair is read.
 DIM_END = MatScene((TrueWink("g6", 816.81, 330.25), TrueWink("r5", 813.80, 336.26, 1)))
 
 
-DIM_WHY = ("the least chroma lowered with the felt's light found g6, but lost y3 in 60334 "
-           "and made a false wink in 60082 (session 16, reverted)")  # fmt: skip
-
-
-@pytest.mark.xfail(strict=True, reason=DIM_WHY)
-def test_a_crescent_in_dim_light_is_found() -> None:
+def test_a_crescent_too_small_for_a_candidate_sends_its_wink_to_the_still() -> None:
     obs, m = benched(DIM_END, 60053)
     assert sorted((t.id, obs.winks[i].size) for i, t in m.items()) == [("g6", 16), ("r5", 16)]
     assert len(obs.winks) == 2
