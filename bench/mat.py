@@ -20,7 +20,8 @@ Run from the repository root:  .venv/bin/python -m bench.mat [--frames 200]
 ``time.process_time``, instead of the wall clock, which on a loaded machine
 mostly measures waiting for a CPU; ``--misses``: each missed squop
 relation and each false squop and why, :mod:`bench.mat_misses`;
-``--potted``: potted counts only, fast)
+``--potted``: potted counts only, fast; ``--wrong``: each wink missed, made
+up, or seen at the wrong colour or size, :func:`bench.mat_misses.wink_lines`)
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
+from bench.mat_misses import wink_lines
 from bench.vision_time import CLOCKS
 from vision.mat.analyse import MatAnalyser
 from vision.mat.camera import calibrate_mat
@@ -77,10 +79,15 @@ def _still(rig: MatRig, scene: MatScene, seed: int) -> Still:
 
 
 def run(
-    frames: int, first: int, closer: bool = True, clock: Clock = time.perf_counter
+    frames: int,
+    first: int,
+    closer: bool = True,
+    clock: Clock = time.perf_counter,
+    wrong: bool = False,
 ) -> tuple[Tally, list[float], list[float], list[float]]:
     """Analyse ``frames`` renders; the tally, analysis, baseline and calibration
-    times (s, by ``clock``)."""
+    times (s, by ``clock``); ``wrong``: print each wink got wrong as its frame
+    is done (:func:`bench.mat_misses.wink_lines`)."""
     t = Tally()
     times, base, calib = [], [], []
     for seed in range(first, first + frames):
@@ -98,6 +105,8 @@ def run(
         times.append(clock() - t0)
         base.append(min(_baseline(frame, clock) for _ in range(3)))
         tally(obs, scene, t, f"[{seed}] ", rig.eye)
+        for line in wink_lines(seed, scene, obs) if wrong else ():
+            print(line, flush=True)
     return t, times, base, calib
 
 
@@ -199,6 +208,8 @@ def main() -> None:
                         help="time frames by the wall clock or the process's CPU time")  # fmt: skip
     parser.add_argument("--misses", action="store_true",
                         help="each missed squop relation and false squop, and why")  # fmt: skip
+    parser.add_argument("--wrong", action="store_true",
+                        help="each wink missed, made up, or of a wrong colour or size")  # fmt: skip
     parser.add_argument("--potted", action="store_true",
                         help="potted counts only (fast)")  # fmt: skip
     args = parser.parse_args()
@@ -211,7 +222,7 @@ def main() -> None:
         mat_misses.report(args.first, args.frames)
         return
     print(f"clock: {args.clock}; load before: {os.getloadavg()}")
-    report(*run(args.frames, args.first, not args.video_only, CLOCKS[args.clock]))
+    report(*run(args.frames, args.first, not args.video_only, CLOCKS[args.clock], args.wrong))
     print(f"load after: {os.getloadavg()}")
 
 

@@ -17,6 +17,9 @@ down"), the two merely touch (true overlap -0.3-0 mm), they overlap with
 neither on the other, or they lie apart; the video column says whether the
 video alone saw the same false squop ("false too").
 
+Then the frames' relations right, colour and size right on uncovered winks,
+winks missed and false winks (each wink got wrong listed as by ``--wrong``).
+
 Run from the repository root:  .venv/bin/python -m bench.mat --misses [--frames N] [--first S]
 """
 
@@ -37,7 +40,14 @@ from vision.mat.model import MatObservation, SeenWink
 from vision.mat.pot import find_pot, pot_mask
 from vision.mat.relations import SQUOP_OVERLAP_MM
 from vision.mat.render import MatRig, render
-from vision.mat.synth.compare import DECIDABLE_MM2, match, overlap_shows, seen_pairs
+from vision.mat.synth.compare import (
+    DECIDABLE_MM2,
+    Tally,
+    match,
+    overlap_shows,
+    seen_pairs,
+    tally,
+)
 from vision.mat.synth.scene import MatScene, TrueWink, overlap, random_scene
 from vision.mat.winks import Fit, Picture, find_winks
 
@@ -136,8 +146,10 @@ def _nearest(fits: list[Fit], t: TrueWink) -> int:
     return next(near, -1)
 
 
-def misses(seed: int, still_of: bool = True) -> list[Miss]:
-    """The missed relations and false squops of one benchmark frame."""
+def misses(seed: int, still_of: bool = True, t: Tally | None = None) -> list[Miss]:
+    """The missed relations and false squops of one benchmark frame; with
+    ``t``, the frame's tally is added to it and each wink it gets wrong is
+    printed (:func:`wink_lines`)."""
     rig = MatRig.make(seed=seed)
     scene = random_scene(np.random.default_rng(seed))
     frame = render(rig, scene, seed=seed)
@@ -151,6 +163,10 @@ def misses(seed: int, still_of: bool = True) -> list[Miss]:
 
     look: Still | None = still if still_of else None  # type: ignore[assignment]
     obs = analyser.analyse(frame, look)
+    if t is not None:
+        tally(obs, scene, t, f"[{seed}] ", rig.eye)
+        for line in wink_lines(seed, scene, obs):
+            print(line)
     video = analyser.analyse(frame)
     cal = analyser.cal
     grey = np.asarray(cv2.cvtColor(frame.image, cv2.COLOR_BGR2GRAY), np.uint8)
@@ -200,8 +216,9 @@ def _video_saw(video: MatObservation, scene: MatScene, up: TrueWink, low: TrueWi
 def report(first: int, frames: int) -> None:
     """List every miss and false squop, and count them by cause."""
     every: list[Miss] = []
+    t = Tally()
     for seed in range(first, first + frames):
-        found = misses(seed)
+        found = misses(seed, t=t)
         for miss in found:
             print(miss.line())
         every += found
@@ -212,3 +229,42 @@ def report(first: int, frames: int) -> None:
                         for m in these)  # fmt: skip
         for (cause, pile, same), n in kinds.most_common():
             print(f"  {n:3d}  {cause}, pile of {pile}, {'one colour' if same else 'two colours'}")
+    print(f"relations right: {t.squops_right}/{t.squops_true}; "
+          f"colour and size right on uncovered winks: {t.whole_right}/{t.whole}; "
+          f"winks missed: {len(t.missed)}, false winks: {t.false_winks}")  # fmt: skip
+
+
+def wink_lines(seed: int, scene: MatScene, obs: MatObservation) -> list[str]:
+    """``bench.mat --wrong``: each wink ``obs`` gets wrong, one line each.
+
+    ``SIZE``: an uncovered wink matched (its colour, within
+    :data:`~vision.mat.synth.compare.MATCH_MM`) but seen at another size;
+    ``COLOUR``: an uncovered wink matched by none while a wink of another
+    colour was seen within 6 mm of it (the tally counts it as a wink missed
+    and a false wink, not in "colour and size right"); ``MISSED``: a wink
+    matched by none, nothing of another colour near; ``FALSE``: a seen wink
+    matched to none (and not already told as a ``COLOUR``), with the true
+    wink nearest it.
+    """
+    m = match(obs, scene)
+    field = scene.field()
+    seen_ids = {t.id for t in m.values()}
+    out = [f"[{seed}] SIZE {t.id} seen as {w.size} mm at {_off(w, t)}"
+           for w in obs.winks if (t := m.get(w.index)) is not None
+           and not scene.covered(t) and w.size != wink_size(t.id)]  # fmt: skip
+    told: set[int] = set()
+    for t in (t for t in field if t.id not in seen_ids):
+        near = [w for w in obs.winks if w.index not in m and math.hypot(w.x - t.x, w.y - t.y) < 6]
+        what = ", ".join(f"{w.colour.value} {w.size} at {_off(w, t)}" for w in near)
+        cover = "covered" if scene.covered(t) else "uncovered"
+        tag = "COLOUR" if near and cover == "uncovered" else "MISSED"
+        out.append(f"[{seed}] {tag} {t.id} ({cover}, level {t.level}, "
+                   f"at {t.x:.1f}, {t.y:.1f}): seen {what or '-'}")  # fmt: skip
+        told |= {w.index for w in near} if tag == "COLOUR" else set()
+    for w in obs.winks:
+        if w.index in m or w.index in told:
+            continue
+        t = min(field, key=lambda t: math.hypot(w.x - t.x, w.y - t.y))
+        out.append(f"[{seed}] FALSE {w.colour.value} {w.size} at {w.x:.1f}, {w.y:.1f}: "
+                   f"nearest true {t.id} at {_off(w, t)}")  # fmt: skip
+    return out

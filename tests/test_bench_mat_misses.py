@@ -3,7 +3,7 @@ squops) beside the true ones missed, each with what is true of the pair."""
 
 from __future__ import annotations
 
-from bench.mat_misses import listed
+from bench.mat_misses import listed, wink_lines
 from controller.games.tiddlywinks.geometry import Colour
 from vision.mat.model import MatObservation, SeenWink
 from vision.mat.synth.scene import MatScene, TrueWink
@@ -51,3 +51,24 @@ def test_an_open_pair_whose_overlap_is_hidden_is_told_from_one_not_linked() -> N
     shown = MatScene((TrueWink("b1", 0.0, 0.0), TrueWink("y1", 19.0, 0.0, 1)))
     two = MatObservation(winks[:2], None)
     assert [m.cause for m in listed(7, shown, two, two, [])] == ["not linked"]
+
+
+def test_winks_got_wrong_are_listed_by_kind() -> None:
+    """``bench.mat --wrong``: a size error, a wink seen in another colour (the
+    tally counts that as missed and false), a wink missed, a false wink (at
+    200 mm, where nothing lies)."""
+    scene = MatScene((
+        TrueWink("b1", 0.0, 0.0), TrueWink("y1", 50.0, 0.0), TrueWink("r3", 100.0, 0.0),
+        TrueWink("g1", 150.0, 0.0),
+    ))  # fmt: skip
+    winks = (SeenWink(Colour.BLUE, 16, 0.2, 0.0, 0),  # b1 at the wrong size
+             SeenWink(Colour.RED, 22, 50.0, 0.3, 1),  # y1 seen red
+             SeenWink(Colour.GREEN, 22, 150.1, 0.0, 2),  # g1 right
+             SeenWink(Colour.BLUE, 22, 200.0, 0.0, 3))  # fmt: skip
+    lines = wink_lines(7, scene, MatObservation(winks, None))
+    assert lines == [
+        "[7] SIZE b1 seen as 16 mm at 0.2 mm",
+        "[7] COLOUR y1 (uncovered, level 0, at 50.0, 0.0): seen red 22 at 0.3 mm",
+        "[7] MISSED r3 (uncovered, level 0, at 100.0, 0.0): seen -",
+        "[7] FALSE blue 22 at 200.0, 0.0: nearest true g1 at 50.0 mm",
+    ]

@@ -73,7 +73,9 @@ class Found:
     masks: dict[Colour, Mask]
     doubted: frozenset[int] = frozenset()
     """The rows of fits that stood for a close fit of another circle of
-    their colour (:func:`~vision.mat.onefit.doubted`): perhaps two winks."""
+    their colour (:func:`~vision.mat.onefit.doubted`), or for a fit of
+    another colour on nearly their circle (:func:`~vision.mat.onefit.two_colours`):
+    perhaps two winks."""
 
 
 def find_winks(pic: Picture) -> Found:
@@ -99,7 +101,9 @@ def find_winks(pic: Picture) -> Found:
         found, fits, more = _unexplained(pic.cal, found, fits, masks, pic.loose_mm, pic.apart_mm,
                                          own)  # fmt: skip
         fits += more
-    fits = onefit.one_colour_each(pic.cal, fits, masks)
+    one = onefit.one_colour_each(pic.cal, fits, masks)
+    doubted |= onefit.two_colours(fits, one)
+    fits = one
     fits, saved = _rescue(pic, found, fits, masks)
     fits = onefit.mis_sized(pic.cal, fits, masks, pic.hints, pic.apart_mm) + saved
     grey = pic.grey
