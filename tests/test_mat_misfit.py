@@ -55,7 +55,7 @@ def test_touching_pair_with_a_voted_misfit_orders_nothing() -> None:
     y5, kept; with the sign fixed (session 14) a third candidate's circle
     made a false green wink there instead. Since session 16 the loose fit
     holding more of both candidates' points stands for g3
-    (``winks._stands_for``); a strict xfail until then."""
+    (``winks._holds_more``); a strict xfail until then."""
     obs, m = benched(PAIR_43702, 43702)
     assert not seen_pairs(obs, m) - true_pairs(PAIR_43702)
     assert len(m) == len(obs.winks)  # no false wink in the pair's place

@@ -4,7 +4,7 @@ nearly the most of a candidate's edge points (`voting.VOTED_SLACK`), one
 holding fewer wins on its RMS only where that is clearly lower
 (`voting.VOTED_RMS_GAIN`); and in `winks._unexplained` a candidate's own
 fit too loose to keep stands for its wink where it holds more of two
-candidates' points than the other's refit (`winks._stands_for`)."""
+candidates' points than the other's refit (`winks._holds_more`)."""
 
 from __future__ import annotations
 

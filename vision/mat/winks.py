@@ -245,7 +245,7 @@ def _unexplained(cal: MatCalibration, es: EdgeSet, fits: list[Fit], masks: dict[
     found already (``apart_mm``) and shows :data:`SHOWS` of its colour where
     no other fit covers it; it replaces its candidate's loose fit, if any (a
     circle across two winks). A refit that an earlier candidate's own loose
-    fit holds more of the two candidates' points than (:func:`_stands_for`)
+    fit holds more of the two candidates' points than (:func:`_holds_more`)
     gives way to that fit, kept as the refit would be. Returns the edge set
     with those points left out of the rows refitted, the fits less those
     replaced, and the refits."""
@@ -270,7 +270,7 @@ def _unexplained(cal: MatCalibration, es: EdgeSet, fits: list[Fit], masks: dict[
     for row, first in zip(rows, fit(cal, trial, rows, 0), strict=True):
         g = _voted(cal, trial, int(row), first)
         rival = None if g is None else next(
-            (o for o in loose if _stands_for(cal, es, clear, o, g, apart_mm)), None)  # fmt: skip
+            (o for o in loose if _holds_more(cal, es, clear, o, g, apart_mm)), None)  # fmt: skip
         if rival is not None:  # g is the arc of a wink its own candidate fitted loosely
             rest = [o for o in (*fits, *out) if o.row != rival.row]
             if rival not in out and _new(cal, rival, rest, masks, apart_mm):
@@ -313,7 +313,7 @@ def _new(cal: MatCalibration, f: Fit, rest: list[Fit], masks: dict[Colour, Mask]
     return relations.fill(masks[f.colour], cal, f.circle(), _above(cal, f, rest, masks)) >= SHOWS
 
 
-def _stands_for(cal: MatCalibration, es: EdgeSet, clear: NDArray[np.bool_], o: Fit, g: Fit,
+def _holds_more(cal: MatCalibration, es: EdgeSet, clear: NDArray[np.bool_], o: Fit, g: Fit,
                 apart_mm: tuple[float, float]) -> bool:  # fmt: skip
     """Whether ``o``, one candidate's own fit too loose to keep, stands for
     the wink rather than ``g``, another candidate's refit in
