@@ -32,6 +32,7 @@ from controller.games.tiddlywinks.geometry import Colour
 from vision.mat.camera import MatCalibration
 from vision.mat.fit import fixed_all
 from vision.mat.layout import WINK_THICKNESS_MM
+from vision.mat.reach import beyond, within
 from vision.mat.relations import Circle
 
 REACH_MM = 8.5
@@ -165,13 +166,15 @@ def _clear(lower: Circle, centres: Floats, offs: Floats,
     ``lower``'s face (:data:`RIM_MM` inside its rim) and its innermost and
     outermost clear of ``others``."""
     # x and y apart (the same sums as of the points' (x, y) pairs, in
-    # numpy's contiguous loops), each ring's once for all the others
+    # numpy's contiguous loops), each ring's once for all the others; the
+    # distances' tests by sums of squares (:mod:`vision.mat.reach`: hypot's
+    # answers, a fifth of its time)
     x, y = (centres[:, None, axis] + offs[[0, -1], None, :, axis] for axis in (0, 1))
-    ok = np.hypot(x[1] - lower[0], y[1] - lower[1]) < lower[2] - RIM_MM
+    ok = within(x[1] - lower[0], y[1] - lower[1], lower[2] - RIM_MM)
     for o in others:
-        for k in (0, 1):
-            ok &= np.hypot(x[k] - o[0], y[k] - o[1]) > o[2] + 0.7
-    return np.asarray(ok, np.bool_)
+        for k in (0, 1):  # each ring apart: fresh (2, n, angles) arrays are slower
+            ok &= beyond(x[k] - o[0], y[k] - o[1], o[2] + 0.7)
+    return ok
 
 
 def _sample(grey: NDArray[np.uint8], cal: MatCalibration, lower: Circle, centres: Floats,
