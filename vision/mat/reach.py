@@ -1,13 +1,15 @@
 """Distance tests against a radius, to the bit of ``np.hypot``'s.
 
-The mat's masks of points within (or beyond) a radius of a centre were
-``np.hypot(dx, dy) < r``: libm's ``hypot``, one call a point, some 5 ns
-each (session 16: 25 us for the 5,448 points of a ring search's coarse
-grid, against 5 us for ``dx * dx + dy * dy`` and a compare). The sum of
-squares decides every point whose squared distance is not within a
-millionth of a millionth of ``r * r``: its rounding (a few parts in 1e16)
-cannot carry it across; the few left undecided are given to ``np.hypot``
-itself, so the answer is ``np.hypot``'s for every point.
+The mat's masks of points within (or beyond) a radius of a centre are
+``np.hypot(dx, dy) < r``: libm's ``hypot``, one call a point, some 10 ns
+each (session 16: 45-60 us for the 5,184 points of a ring search's coarse
+grid, against 6 us for ``dx * dx + dy * dy`` and its compares; on a few
+hundred points, as in ``shows.lens_share``, one ``hypot`` is the cheaper:
+these are some eight numpy calls). The sum of squares decides every point
+whose squared distance is not within a millionth of a millionth of
+``r * r``: its rounding (a few parts in 1e16) cannot carry it across; the
+few left undecided are given to ``np.hypot`` itself, so the answer is
+``np.hypot``'s for every point.
 """
 
 from __future__ import annotations
