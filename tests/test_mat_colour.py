@@ -5,9 +5,19 @@ frame's rig and noise (``bench.mat --wrong`` lists the cases)."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.mat_piles import benched
 from vision.mat.synth.compare import seen_pairs, true_pairs
 from vision.mat.synth.scene import MatScene, TrueWink
+
+REVERTED = pytest.mark.xfail(
+    strict=True,
+    reason="onefit.stands_for (a video fit of one size stands for a fit of the other size "
+    "only where no fit of its own size lies as near) cured this but made a false squop on "
+    "fresh tuning 62862 (r3's 22 mm misfit read under y1); reverted, the class is open",
+)
+
 
 # From tuning seed 59856: r6 and y6 (16 mm each) apart, just outside the
 # pot's rim. In the still's crop a second red candidate fitted a 22 mm circle
@@ -18,6 +28,7 @@ from vision.mat.synth.scene import MatScene, TrueWink
 BY_THE_POT = MatScene((TrueWink("r6", 16.7820, 23.0878), TrueWink("y6", 27.1648, 9.5269)))
 
 
+@REVERTED
 def test_a_small_winks_video_fit_does_not_stand_for_a_large_circle_beside_it() -> None:
     obs, m = benched(BY_THE_POT, 59856)
     assert sorted((t.id, obs.winks[i].size) for i, t in m.items()) == [("r6", 16), ("y6", 16)]
@@ -36,6 +47,7 @@ ONE_COLOUR_PAIR = MatScene((
 ))  # fmt: skip
 
 
+@REVERTED
 def test_a_large_circle_by_a_small_wink_is_dropped_from_a_pile_read_round() -> None:
     obs, m = benched(ONE_COLOUR_PAIR, 60497)
     assert sorted((t.id, obs.winks[i].size) for i, t in m.items()) == [

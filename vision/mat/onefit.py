@@ -160,30 +160,14 @@ def unhinted(fits: list[Fit], on: dict[int, set[int]], hints: tuple[Fit, ...],
     One at a time, a 22 mm fit first, then the looser (the pile is read
     again after each): tuning seed 40068's cycle held two unhinted fits, a
     22 mm circle across b2 and b3 and b3's own 16 mm fit, which the video
-    took for part of that circle; dropping both lost b3.
-
-    A video fit stands for a fit as :func:`stands_for` says (since session
-    16: fresh tuning seed 60497, a 22 mm circle 2.9 mm from b5's 16 mm fit
-    and from b5's video fit, read as lying on b3 and under b5, b3 on b5: a
-    cycle, the 22 mm circle taken as hinted by b5's video fit, a false wink)."""
+    took for part of that circle; dropping both lost b3."""
     if not hints:  # a video frame: no other picture to go by
         return set()
     out = [i for i in _in_cycles(on) - rings
-           if not any(stands_for(h, fits[i], fits) for h in hints)]  # fmt: skip
+           if not any(h.colour is fits[i].colour
+                      and math.hypot(h.x - fits[i].x, h.y - fits[i].y) < HINTED_MM
+                      for h in hints)]  # fmt: skip
     return {min(out, key=lambda i: (fits[i].size != 22, -signed_rms(fits[i])))} if out else set()
-
-
-def stands_for(h: Fit, f: Fit, fits: list[Fit]) -> bool:
-    """The video fit ``h`` stands for the crop's fit ``f``: of its colour,
-    within :data:`HINTED_MM`, and of its size, or of the other size where no
-    fit of ``h``'s own size lies as near ``h`` (then that one is the wink
-    ``h`` saw: a 22 mm circle beside a small wink's 16 mm fit is not the
-    small wink too)."""
-    if h.colour is not f.colour or math.hypot(h.x - f.x, h.y - f.y) >= HINTED_MM:
-        return False
-    return h.size == f.size or not any(
-        g.colour is h.colour and g.size == h.size and math.hypot(h.x - g.x, h.y - g.y) < HINTED_MM
-        for g in fits)  # fmt: skip
 
 
 def _in_cycles(on: dict[int, set[int]]) -> set[int]:
@@ -212,15 +196,7 @@ def mis_sized(cal: MatCalibration, fits: list[Fit], masks: dict[Colour, Mask],
     r4's 16 mm fit, a false wink in the pile), unless its disc clear of the
     small one shows its colour (:data:`SHOWS_BESIDE`). Only this way round,
     as in :func:`dedupe`: a 16 mm fit beside a 22 mm one may be a small wink
-    nearly concentric on it, which the video sees as one.
-
-    A video fit stands for it as :func:`stands_for` says: a 16 mm one that
-    a small fit lies near does not stand for the 22 mm one too, however near
-    it (since session 16: fresh tuning seed 59856, a 22 mm circle through
-    r6's arc and the pot's dark rim beside it, RMS 0.229 mm, 2.9 mm from
-    r6's fit and 2.8 mm from its video fit, within :data:`HINTED_MM`; its
-    disc clear of r6 showed red over 0.07: a false 22 mm wink under r6 and
-    y6)."""
+    nearly concentric on it, which the video sees as one."""
 
     def hinted(f: Fit, size: int | None = None) -> bool:
         return any(h.colour is f.colour and (size is None or h.size == size)
@@ -231,8 +207,7 @@ def mis_sized(cal: MatCalibration, fits: list[Fit], masks: dict[Colour, Mask],
         small = [g.circle() for g in fits if g.colour is f.colour and g.size == 16
                  and hinted(g, 16)
                  and math.hypot(g.x - f.x, g.y - f.y) < apart_mm[1] + 3.0]  # fmt: skip
-        if (f.size == 22 and not f.whole and f.row >= 0 and small
-                and not any(stands_for(h, f, fits) for h in hints)
+        if (f.size == 22 and not f.whole and f.row >= 0 and not hinted(f) and small
                 and relations.fill(masks[f.colour], cal, f.circle(), small)
                 < SHOWS_BESIDE):  # fmt: skip
             continue
