@@ -363,12 +363,7 @@ def _second(cal: MatCalibration, es: EdgeSet, ok: NDArray[np.bool_], row: int,
     f = _voted(cal, EdgeSet(es.cands, es.points, only), row, None)
     if f is None or (not f.voted and f.rms > loose_mm):  # voted: any RMS, as the first
         return None
-    if any(o.colour is f.colour and math.hypot(o.x - f.x, o.y - f.y) < apart_mm[o.size != f.size]
-           for o in (*rest, g)):  # fmt: skip
-        return None
-    if relations.fill(masks[f.colour], cal, f.circle(), _above(cal, f, [*rest, g], masks)) < SHOWS:
-        return None
-    return replace(f, row=-1)
+    return replace(f, row=-1) if _new(cal, f, [*rest, g], masks, apart_mm) else None
 
 
 def _beyond(cal: MatCalibration, es: EdgeSet, fits: list[Fit]) -> list[Fit]:
