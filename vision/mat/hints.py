@@ -132,8 +132,8 @@ def _refits(pic: Picture, es: EdgeSet, h: Fit, fits: list[Fit]) -> list[Fit]:
             closer = g.rms <= min(pic.loose_mm, OTHER_SIZE * limit) or (
                 own is not None
                 and g.rms <= limit
-                and holds(pic.cal, es, g) > holds(pic.cal, es, own)
-                and holds(pic.cal, es, g) > HOLDS_MOST * int(es.ok[k].sum())
+                and holds(pic.cal, es, g)
+                > max(holds(pic.cal, es, own), HOLDS_MOST * int(es.ok[k].sum()))
             )
             if size == h.size or (closer and not any(
                     f.colour is g.colour and f.size == size
