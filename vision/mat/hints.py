@@ -117,8 +117,7 @@ def _refits(pic: Picture, es: EdgeSet, h: Fit, fits: list[Fit]) -> list[Fit]:
     (:func:`holds`) than the best refit at the hint's size (session 15,
     tuning seed 51842: b5, 16 mm, under b1 on y1, which the video saw as a
     22 mm circle: refitted at 22 mm, RMS 0.29 through 17 of 40 points, 3.3
-    mm off; at 16 mm, RMS 0.26, over the still's 0.25, through all 40),
-    if it holds most of them (:data:`HOLDS_MOST`)."""
+    mm off; at 16 mm, RMS 0.26, over the still's 0.25, through all 40)."""
     out: list[Fit] = []
     for size in (h.size, 38 - h.size):
         own = min(out, key=lambda g: g.rms, default=None)
@@ -132,8 +131,7 @@ def _refits(pic: Picture, es: EdgeSet, h: Fit, fits: list[Fit]) -> list[Fit]:
             closer = g.rms <= min(pic.loose_mm, OTHER_SIZE * limit) or (
                 own is not None
                 and g.rms <= limit
-                and holds(pic.cal, es, g)
-                > max(holds(pic.cal, es, own), HOLDS_MOST * int(es.ok[k].sum()))
+                and holds(pic.cal, es, g) > holds(pic.cal, es, own)
             )
             if size == h.size or (closer and not any(
                     f.colour is g.colour and f.size == size
@@ -149,16 +147,6 @@ def holds(cal: MatCalibration, es: EdgeSet, f: Fit) -> int:
     return int(held(cal.to_mat(es.points[f.row][es.ok[f.row]], WINK_THICKNESS_MM), f).sum())
 
 
-HOLDS_MOST = 0.5
-"""A refit at the other size that holds more of its candidate's edge points
-than the best at the hint's size stands for the hint only where it holds
-over this share of them: through a third of them neither circle is the
-wink's outline (tuning seed 62130: g1, 22 mm, uncovered in the dim far
-corner, its still's mask a scatter whose only candidate was the hint's
-seed; of its 48 points the 22 mm refit held 14 with RMS 0.36, a 16 mm one
-3.1 mm off 16 with RMS 0.27, and g1 was seen at 16 mm 4.6 mm off; 51842's
-b5 above: all 40 of 40). Tuning 63000-63599 (fresh) and 61800-62399: 62130
-cured, nothing else changed."""
 OTHER_SIZE = 0.6
 """A hint is refitted at the other size only where that fits its points
 within this share of the RMS of its best refit at its own size (tuning:
