@@ -24,7 +24,7 @@ from collections.abc import Callable
 import numpy as np
 
 from controller.games.tiddlywinks.geometry import MatSpec
-from vision.mat import relations
+from vision.mat import relations, rings
 from vision.mat.camera import MatCalibration
 from vision.mat.hints import SHOWS
 from vision.mat.layout import WINK_THICKNESS_MM
@@ -111,8 +111,7 @@ def beside(found: Found, cal: MatCalibration) -> frozenset[int]:
     the still, 3.6 times finer, reads the pair. 61758's g4 under r6, the
     same in video, is looked at but not found in the still either)."""
     fits = found.fits
-    ang = np.linspace(0, 2 * math.pi, 48, endpoint=False)
-    unit = np.column_stack([np.cos(ang), np.sin(ang)])
+    unit = rings.unit_vectors(48)
     out = set()
     for i, f in enumerate(fits):
         if not f.whole or f.row < 0 or any(

@@ -147,7 +147,7 @@ def score(grey: NDArray[np.uint8], cal: MatCalibration, lower: Circle, centres: 
 
 
 @functools.lru_cache(maxsize=8)
-def _unit(n_angles: int) -> Floats:
+def unit_vectors(n_angles: int) -> Floats:
     """The unit vectors of ``n_angles`` angles round a ring (read-only: the
     same array for every call, computed once)."""
     ang = np.linspace(0, 2 * math.pi, n_angles, endpoint=False)
@@ -160,7 +160,7 @@ def _unit(n_angles: int) -> Floats:
 def _offsets(n_angles: int, radii: tuple[float, ...]) -> Floats:
     """The points of rings of ``radii`` (mm) round a centre: (radii,
     angles, 2), read-only, computed once for each ``n_angles`` and radii."""
-    unit = _unit(n_angles)
+    unit = unit_vectors(n_angles)
     offs = np.stack([r * unit for r in radii])
     offs.flags.writeable = False
     return offs
@@ -262,7 +262,7 @@ def centre(grey: NDArray[np.uint8], cal: MatCalibration, lower: Circle, at: tupl
     mm at the median and 0.65 at p90 before, 0.14 and 0.29 fitted."""
     lo, hi, step = LINE_MM
     mid = R_SMALL + EDGE_MM
-    unit = _unit(N_ANGLES)
+    unit = unit_vectors(N_ANGLES)
     radii = mid + np.arange(lo, hi + 1e-9, step)
     c = np.array([at])
     offs = _offsets(N_ANGLES, tuple(radii.tolist()))
