@@ -135,6 +135,46 @@ class Rig:
         """The camera at full resolution."""
         return self.camera.scaled(self.still_scale)
 
+    def other_view(self, seed: int, baseline_mm: tuple[float, float] = (600.0, 1000.0)) -> Rig:
+        """The same table (floor, light, optics) seen by a second camera: on
+        the far side of the square's middle from this one, ``baseline_mm``
+        apart from it (random within the range; a Pi 5 drives two camera
+        modules), 1.9-2.6 m up, the whole square in view, its still scaled to
+        the same pixels across a coin at the middle as this camera's.
+        ``seed`` draws only this camera: the first camera's rigs and
+        landings are those of a one-camera run.
+
+        >>> rig = Rig.make(3)
+        >>> two = rig.other_view(3)
+        >>> (two.layout, two.floor, two.light) == (rig.layout, rig.floor, rig.light)
+        True
+        >>> 600 <= math.dist(two.camera.position[:2], rig.camera.position[:2]) <= 1000
+        True
+        """
+        rng = np.random.default_rng([seed, 2])
+        mid = self.layout.side_mm / 2
+        x1, y1, _ = self.camera.position
+        away = np.array([mid - x1, mid - y1])
+        if float(np.hypot(*away)) < 50.0:
+            turn = float(rng.uniform(0, 2 * math.pi))
+            away = np.array([math.cos(turn), math.sin(turn)])
+        away /= float(np.hypot(*away))
+        x2, y2 = np.array([x1, y1]) + away * float(rng.uniform(*baseline_mm))
+        camera = PinholeCamera(
+            *PREVIEW,
+            1000.0,
+            (float(x2), float(y2), float(rng.uniform(1900, 2600))),
+            (mid + float(rng.uniform(-120, 120)), mid + float(rng.uniform(-120, 120))),
+            float(rng.uniform(-8, 8)),
+        )
+        m = self.layout.marker_mm + 40
+        s = self.layout.side_mm
+        corners = np.array([[-m, -m], [s + m, -m], [s + m, s + m], [-m, s + m]])
+        camera = camera.fit_to(corners, float(rng.uniform(0.85, 0.97)))
+        want = 24.0 * local_scale(self.still_camera().floor_homography(), mid, mid)
+        preview_px = 24.0 * local_scale(camera.floor_homography(), mid, mid)
+        return replace(self, camera=camera, still_scale=want / preview_px)
+
 
 def _light(rng: np.random.Generator) -> Light:
     shadows = tuple(
