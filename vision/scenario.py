@@ -14,6 +14,12 @@ type = "frame"
 path = "frames/landing.png"       # the full-resolution still, relative to this file
 background = "frames/empty.png"   # optional: the empty square before the toss
 ```
+
+With a synthetic camera (``source = "synthetic"``, and ``[camera.second]``
+too for two) a frame input drops a ``coin`` on the rendered table instead:
+``coin = { x_mm = 700, y_mm = 640, face = "heads" }`` (and optionally
+``rotation_deg``, ``tilt_deg`` 0-90, ``tilt_dir_deg``); the table's cameras
+watch it settle and judge it (``vision.synth.table``).
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-from controller.errors import TablerefError
+from controller.errors import ScenarioError, TablerefError
 from controller.games.heads_and_tails.events import Landed
 from controller.strict import Table
 from vision.settings import CameraSettings
@@ -49,6 +55,11 @@ def _analyser(
 
 def parse_frame(table: Table, t_ns: int, camera: CameraSettings | None, folder: Path) -> Landed:
     """A ``frame`` input whose ``type`` and ``at`` were read."""
+    if camera is not None and camera.source.value == "synthetic":
+        return _synthetic(table, t_ns, camera)
+    if table.has("coin"):
+        raise table.fail("coin", "a coin is dropped on a synthetic camera's table only "
+                         "([camera] source = \"synthetic\"); give the image's path")  # fmt: skip
     path = folder / table.string("path")
     background = table.string("background", None)
     table.finish()
@@ -83,3 +94,33 @@ def parse_frame(table: Table, t_ns: int, camera: CameraSettings | None, folder: 
     where = "" if obs.x_mm is None else f" at ({obs.x_mm:.0f}, {obs.y_mm:.0f}) mm"
     seen = f"{table.string('path')}: {obs.verdict}, confidence {obs.confidence:.2f}{where}"
     return landed_from(obs, t_ns, seen)
+
+
+def _synthetic(table: Table, t_ns: int, camera: CameraSettings) -> Landed:
+    """A coin dropped on the synthetic table, as its cameras judge it."""
+    if table.has("path") or table.has("background"):
+        key = "path" if table.has("path") else "background"
+        raise table.fail(key, "a synthetic camera renders its frames: give the coin instead")
+    if not isinstance(table.raw("coin"), dict):
+        raise table.fail("coin", "expected a table: { x_mm = ..., y_mm = ..., face = ... }")
+    coin = Table(table.raw("coin"), table.source, f"{table.where}: coin", ScenarioError)
+    x = coin.number("x_mm", minimum=-2000.0, maximum=10000.0)
+    y = coin.number("y_mm", minimum=-2000.0, maximum=10000.0)
+    face = coin.string("face")
+    if face not in ("heads", "tails"):
+        raise coin.fail("face", f"the upper face: 'heads' or 'tails', got {face!r}")
+    turn = coin.number("rotation_deg", 0.0, minimum=-360.0, maximum=360.0)
+    tilt = coin.number("tilt_deg", 0.0, minimum=0.0, maximum=90.0)
+    towards = coin.number("tilt_dir_deg", 0.0, minimum=-360.0, maximum=360.0)
+    coin.finish()
+    table.finish()
+    try:
+        from vision.synth.scene import Landing
+        from vision.synth.table import land
+    except ImportError as exc:
+        raise table.fail(
+            "type", f"frame inputs need OpenCV and numpy (tableref[vision]): {exc}"
+        ) from None
+    landing = Landing(x, y, face, rotation_deg=turn, tilt_deg=tilt, tilt_dir_deg=towards,
+                      diameter_mm=camera.coin_diameter_mm)  # fmt: skip
+    return land(camera, landing, t_ns)

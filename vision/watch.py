@@ -211,15 +211,25 @@ class CameraWatch:
         frame, events = self._capture(t_ns, still=False)
         if frame is None or not self._settle.feed(frame.image):
             return events
-        still, more = self._capture(t_ns, still=True)
-        events += more
+        return events + self._stills(frame, t_ns)
+
+    def look(self, t_ns: int) -> list[Event]:
+        """The landing the cameras show now, taken as settled: the harness's
+        synthetic ``frame`` input, which (like an image ``frame``) is the
+        still of a coin at rest and so skips the settle detector."""
+        frame, events = self._capture(t_ns, still=False)
+        return events if frame is None else events + self._stills(frame, t_ns)
+
+    def _stills(self, preview: Frame, t_ns: int) -> list[Event]:
+        """The stills (both cameras') and the landing judged on them."""
+        still, events = self._capture(t_ns, still=True)
         if still is None:
             return events
         other = None
         if self.second is not None:
             other, more = self.second.frames(t_ns)
             events += more
-        events.append(self.judge(frame, still, t_ns, other))
+        events.append(self.judge(preview, still, t_ns, other))
         return events
 
     def judge(
