@@ -52,6 +52,12 @@ class CameraLink:
         self.faulty = faulty
         self.sensor = sensor
 
+    @property
+    def source(self) -> FrameSource | None:
+        """The source while it is open (None before the first capture and
+        after a failure): a synthetic table's, to drop a coin on."""
+        return self._source
+
     def health(self, t_ns: int, ok: bool, detail: str) -> list[Event]:
         """A health event when the camera's state changes, else nothing."""
         if ok == (not self.faulty):
