@@ -288,3 +288,83 @@ def test_for_two_cameras_the_watch_waits_on_the_first_and_fuses_both() -> None:
     assert [name for name, _ in watch.seen] == ["first", "second"]
     assert all(obs is not None and obs.found for _, obs in watch.seen)
     assert "first: " in landed[0].evidence and "second: " in landed[0].evidence
+
+
+FRAMES = """game = "heads-and-tails"
+[match]
+players = ["ann", "ben"]
+plays = 1
+[camera]
+source = "file"
+device = "first-0.png"
+square_mm = 180.0
+line_mm = 8.0
+marker_mm = 30.0
+[camera.second]
+source = "file"
+device = "second-0.png"
+[[input]]
+at = 0.0
+type = "go"
+[[input]]
+at = 1.0
+type = "toss"
+[[input]]
+at = 1.1
+type = "call"
+player = "ben"
+call = "tails"
+[[input]]
+at = 1.5
+type = "frame"
+{frame}
+[[expect]]
+kind = "point"
+rule = "2.3.1"
+to = "ben"
+[[expect]]
+kind = "match_over"
+winner = "ben"
+"""
+
+
+def test_a_frame_input_with_two_cameras_gives_one_still_each(
+    table: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``frames = [first, second]``: each camera's still through its own
+    calibration and references, fused into the one ``landed`` input."""
+    first = SyntheticSource.from_seed(SEED, LAYOUT)
+    land = Landing(60, 110, "tails", rotation_deg=140)
+    for name, source in (("first", first), ("second", first.other_view(SEED))):
+        for what, coin in (("play", land), ("empty", None)):
+            frame = render(source.rig, source.design if coin else None, coin, seed=9, still=True)
+            cv2.imwrite(str(table / f"{what}-{name}.png"), frame.image)
+    path = table / "frames.toml"
+    both = 'frames = ["play-first.png", "play-second.png"]'
+    path.write_text(FRAMES.format(frame=both))
+    assert main(["simulate", str(path)]) == 0, capsys.readouterr().err
+    assert '"rule":"2.3.1"' in capsys.readouterr().out
+    from controller.scenario import load_scenario
+
+    landed = [i.event for i in load_scenario(path).inputs if isinstance(i.event, Landed)]
+    assert len(landed) == 1 and landed[0].face.value == "tails"
+    assert landed[0].evidence.startswith("play-first.png, play-second.png: first: tails")
+    assert "second: tails" in landed[0].evidence
+    for frame, why in (
+        ('path = "play-first.png"', "give frames = [first, second]"),
+        ('frames = ["play-first.png"]', "one image per camera, [first, second]: got 1"),
+        (both + '\nbackgrounds = ["empty-first.png"]', "got 1"),
+        ('frames = ["play-first.png", "nope.png"]', "the second camera's: "),
+    ):
+        path.write_text(FRAMES.format(frame=frame))
+        assert main(["simulate", str(path)]) == 2
+        err = capsys.readouterr().err
+        assert "input 4 (frame)" in err and why in err, err
+    path.write_text(
+        FRAMES.format(frame=both + '\nbackgrounds = ["empty-first.png", "empty-second.png"]')
+    )
+    assert main(["simulate", str(path)]) == 0, capsys.readouterr().err
+    one = FRAMES.split("[camera.second]")[0] + "[[input]]" + FRAMES.split("[[input]]", 1)[1]
+    path.write_text(one.format(frame=both))
+    assert main(["simulate", str(path)]) == 2
+    assert "one camera takes path" in capsys.readouterr().err
