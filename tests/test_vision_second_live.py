@@ -337,8 +337,8 @@ def test_a_frame_input_with_two_cameras_gives_one_still_each(
     land = Landing(60, 110, "tails", rotation_deg=140)
     for name, source in (("first", first), ("second", first.other_view(SEED))):
         for what, coin in (("play", land), ("empty", None)):
-            frame = render(source.rig, source.design if coin else None, coin, seed=9, still=True)
-            cv2.imwrite(str(table / f"{what}-{name}.png"), frame.image)
+            shot = render(source.rig, source.design if coin else None, coin, seed=9, still=True)
+            cv2.imwrite(str(table / f"{what}-{name}.png"), shot.image)
     path = table / "frames.toml"
     both = 'frames = ["play-first.png", "play-second.png"]'
     path.write_text(FRAMES.format(frame=both))
