@@ -108,12 +108,12 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         f"{camera.coin_diameter_mm * cal.px_per_mm(side, side, cal.size):.0f} px across "
         "in this frame"
     )
-    print(_placed(cal))
+    print(_placed(cal, "[camera.second]" if args.camera == "second" else "[camera]"))
     print(f"saved {out}")
     return 0
 
 
-def _placed(cal: Any) -> str:
+def _placed(cal: Any, table: str = "[camera]") -> str:
     """Where the calibration puts the camera, and what fixed its focal length."""
     how = (
         "the lens model"
@@ -126,7 +126,7 @@ def _placed(cal: Any) -> str:
     if at is None:
         return (
             f"camera: not placed from {how} (nearly straight over the square?): set "
-            "[camera] hfov_deg or --hfov-deg to the lens's field of view; the leaning-coin "
+            f"{table} hfov_deg or --hfov-deg to the lens's field of view; the leaning-coin "
             "cues that need the camera's height are off until then"
         )
     x, y, height = at
