@@ -14,6 +14,9 @@ takes is judged (``vision.watch.CameraWatch``) and the ``landed`` input it
 gives, with its evidence saved beside the journal, is applied like any other
 input. A camera that cannot be opened or stops giving frames is a ``camera``
 health event, hence a ``suspended`` ruling, and the spotter enters landings.
+A second floor camera (``[camera.second]``) is opened, watched and reported
+the same way under its own sensor name (:data:`SECOND_CAMERA_SENSOR`); the
+landing is the two cameras' judgements fused (``vision.fuse``).
 
 OpenCV is imported only here, when a table has a camera.
 """
@@ -28,10 +31,17 @@ from controller.errors import TablerefError
 from controller.model import Event
 
 if TYPE_CHECKING:
+    from vision.analyse import Analyser
     from vision.settings import CameraSettings
 
 CAMERA_SENSOR = "camera"
 """The sensor name of a table's camera in health events and ``suspended`` rulings."""
+SECOND_CAMERA_SENSOR = "camera.second"
+"""The second floor camera's sensor name (its own: one camera coming back
+must not end the other's fault)."""
+CAMERA_SENSORS = frozenset({CAMERA_SENSOR, SECOND_CAMERA_SENSOR})
+"""Every camera sensor name: the cameras report their own recovery (the
+service's start-up reconciliation of the lines must leave them all out)."""
 POLL_NS = 100_000_000
 """How often the preview is looked at while a coin is in the air (10 Hz: the
 settle detector wants several frames of a still scene)."""
@@ -76,37 +86,33 @@ class LiveCamera:
         """Raises :class:`TablerefError` naming the file when the calibration
         or the coin's references cannot be read: calibrate and register first.
         ``in_flight`` reads from the engine state whether a toss is in the air."""
-        from vision.analyse import Analyser, Settings
-        from vision.calibration import Calibration
-        from vision.model import VisionError
-        from vision.references import References
-        from vision.sources import open_source
-        from vision.watch import CameraWatch, evidence_dir
+        from vision.link import CameraLink
+        from vision.sources import openers
+        from vision.watch import CameraWatch, SecondCamera, evidence_dir
 
-        try:
-            analyser = Analyser(
-                Calibration.load(settings.calibration).with_hfov(settings.hfov_deg),
-                References.load(settings.references),
-                Settings(
-                    coin_diameter_mm=settings.coin_diameter_mm,
-                    margin=settings.margin,
-                    tolerance_mm=settings.tolerance_mm,
-                ),
-            )
-        except (OSError, ValueError, VisionError) as exc:
-            raise TablerefError(
-                f"[camera]: {exc} (run 'tableref calibrate' and 'tableref coin register' "
-                "first: docs/vision.md)"
-            ) from None
+        first, other = openers(settings)
+        second = None
+        if settings.second is not None and other is not None:
+            link = CameraLink(other, sensor=SECOND_CAMERA_SENSOR)
+            second = SecondCamera(link, _analyser(settings.second, "[camera.second]"))
         self.watch = CameraWatch(
-            lambda: open_source(settings), analyser, evidence_dir(journal), journal.parent
+            first,
+            _analyser(settings, "[camera]"),
+            evidence_dir(journal),
+            journal.parent,
+            second=second,
         )
         self._in_flight = in_flight
         self._next: int | None = None
 
     def start(self, mono: int, state: Any, faulty: bool = False) -> list[Event]:
-        """Open the camera; a missing one is a health event at once."""
+        """Open the camera (and the second); a missing one is a health event
+        at once. A second camera the match holds faulty (``state.suspended``)
+        reports its first good frame as its recovery, like the first."""
         self.watch.link.faulty = faulty
+        if self.watch.second is not None:
+            out: frozenset[str] = getattr(state, "suspended", frozenset())
+            self.watch.second.link.faulty = SECOND_CAMERA_SENSOR in out
         return self.watch.start(mono)
 
     def update(self, mono: int, state: Any, kind: str) -> list[Event]:
@@ -135,5 +141,34 @@ class LiveCamera:
         return []
 
     def close(self) -> None:
-        """Release the camera (its evidence is written as it is judged)."""
+        """Release the cameras (their evidence is written as it is judged)."""
         self.watch.link.drop()
+        if self.watch.second is not None:
+            self.watch.second.link.drop()
+
+
+def _analyser(settings: CameraSettings, where: str) -> Analyser:
+    """One camera's analyser: its calibration and references, the table's
+    coin and margins. Raises :class:`TablerefError` naming ``where`` and the
+    file when they cannot be read."""
+    from vision.analyse import Analyser, Settings
+    from vision.calibration import Calibration
+    from vision.model import VisionError
+    from vision.references import References
+
+    try:
+        return Analyser(
+            Calibration.load(settings.calibration).with_hfov(settings.hfov_deg),
+            References.load(settings.references),
+            Settings(
+                coin_diameter_mm=settings.coin_diameter_mm,
+                margin=settings.margin,
+                tolerance_mm=settings.tolerance_mm,
+            ),
+        )
+    except (OSError, ValueError, VisionError) as exc:
+        camera = " --camera second" if where == "[camera.second]" else ""
+        raise TablerefError(
+            f"{where}: {exc} (run 'tableref calibrate{camera}' and 'tableref coin register"
+            f"{camera}' first: docs/vision.md)"
+        ) from None

@@ -475,6 +475,8 @@ def _describe_camera(camera: CameraSettings, game: Game) -> str:
                 f"(field of view {camera.mat_hfov_deg:g} deg), settled after "
                 f"{camera.settle_ms} ms still")  # fmt: skip
     fov = "" if camera.hfov_deg is None else f", field of view {camera.hfov_deg:g} deg"
+    if camera.second is not None:
+        fov += f"; second camera {_describe_camera(camera.second, game)}"
     return (f"{camera.source.value}{where}, {w}x{h}, calibration {camera.calibration}, "
             f"coin {camera.coin_diameter_mm:g} mm, margin {camera.margin:g}{fov}")  # fmt: skip
 

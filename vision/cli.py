@@ -15,8 +15,12 @@ from typing import Any
 from vision.settings import CameraSettings, SourceKind
 
 
-def _camera(args: argparse.Namespace) -> CameraSettings:
-    """The camera from ``--config``, or a one-image source from ``--image``."""
+def _cameras(args: argparse.Namespace) -> tuple[CameraSettings, CameraSettings | None]:
+    """The camera from ``--config`` (``--camera``: the first or the second),
+    or a one-image source from ``--image``; and the config's whole
+    ``[camera]`` when that camera is its synthetic second one (a view of
+    the first camera's rendered table: it is opened from there)."""
+    table = None
     if args.config:
         from controller.config import ConfigError, load_config
         from controller.model import Game
@@ -34,11 +38,21 @@ def _camera(args: argparse.Namespace) -> CameraSettings:
                 "markers when the service starts (docs/tiddlywinks.md)",
             )
         camera = config.camera
+        if args.camera == "second":
+            if camera.second is None:
+                raise ConfigError(
+                    args.config, "[camera]", "second", "no [camera.second] table in this config"
+                )
+            if camera.second.source is SourceKind.SYNTHETIC and not args.image:
+                table = camera
+            camera = camera.second
     else:
         if not args.image:
             raise SystemExit("tableref: give --config FILE or --image PATH")
         camera = CameraSettings(SourceKind.FILE, str(Path(args.image)))
     overrides: dict[str, Any] = {}
+    if args.camera == "second" and not args.config:
+        raise SystemExit("tableref: --camera second needs --config (its [camera.second])")
     if args.config and args.image:  # the table's settings, this picture
         overrides |= {"source": SourceKind.FILE, "device": str(Path(args.image))}
     for key in ("calibration", "references"):
@@ -50,14 +64,16 @@ def _camera(args: argparse.Namespace) -> CameraSettings:
             overrides[key.replace("coin_mm", "coin_diameter_mm")] = float(getattr(args, key))
     from dataclasses import replace
 
-    return replace(camera, **overrides)
+    return replace(camera, **overrides), table
 
 
-def _frames(camera: CameraSettings) -> tuple[Any, Any]:
-    """(preview, still) from the camera; a still image gives both."""
-    from vision.sources import open_source, shrink
+def _frames(camera: CameraSettings, table: CameraSettings | None = None) -> tuple[Any, Any]:
+    """(preview, still) from the camera; a still image gives both. ``table``:
+    the ``[camera]`` whose synthetic second camera ``camera`` is."""
+    from vision.sources import open_source, openers, shrink
 
-    source = open_source(camera)
+    second = None if table is None else openers(table)[1]
+    source = open_source(camera) if second is None else second()
     try:
         still = source.still()
         preview = source.preview() if camera.source is not SourceKind.FILE else still
@@ -72,13 +88,13 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     from vision.floor import FloorLayout
     from vision.sources import read_image
 
-    camera = _camera(args)
+    camera, table = _cameras(args)
     lens = None
     if args.lens:
         files = sorted(p for p in Path(args.lens).iterdir() if p.is_file())
         lens = lens_calibrate([read_image(p) for p in files])
         print(f"lens: {len(files)} board images, reprojection {lens.rms_px:.2f} px")
-    preview, _ = _frames(camera)
+    preview, _ = _frames(camera, table)
     layout = FloorLayout(camera.square_mm, camera.line_mm, camera.marker_mm)
     cal = calibrate(preview, layout, lens=lens, hfov_deg=camera.hfov_deg)
     out = Path(args.out) if args.out else camera.calibration
@@ -92,12 +108,12 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         f"{camera.coin_diameter_mm * cal.px_per_mm(side, side, cal.size):.0f} px across "
         "in this frame"
     )
-    print(_placed(cal))
+    print(_placed(cal, "[camera.second]" if args.camera == "second" else "[camera]"))
     print(f"saved {out}")
     return 0
 
 
-def _placed(cal: Any) -> str:
+def _placed(cal: Any, table: str = "[camera]") -> str:
     """Where the calibration puts the camera, and what fixed its focal length."""
     how = (
         "the lens model"
@@ -110,7 +126,7 @@ def _placed(cal: Any) -> str:
     if at is None:
         return (
             f"camera: not placed from {how} (nearly straight over the square?): set "
-            "[camera] hfov_deg or --hfov-deg to the lens's field of view; the leaning-coin "
+            f"{table} hfov_deg or --hfov-deg to the lens's field of view; the leaning-coin "
             "cues that need the camera's height are off until then"
         )
     x, y, height = at
@@ -123,12 +139,12 @@ def cmd_coin_register(args: argparse.Namespace) -> int:
     from vision.calibration import Calibration
     from vision.references import References
 
-    camera = _camera(args)
+    camera, table = _cameras(args)
     analyser = Analyser(
         Calibration.load(camera.calibration),
         settings=Settings(coin_diameter_mm=camera.coin_diameter_mm),
     )
-    preview, still = _frames(camera)
+    preview, still = _frames(camera, table)
     crop = reference_crop(analyser, preview, still)
     wall = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     path = References.add(
@@ -142,9 +158,16 @@ def cmd_coin_register(args: argparse.Namespace) -> int:
     return 0
 
 
-def _source_args(parser: argparse.ArgumentParser) -> None:
+def _source_args(parser: argparse.ArgumentParser, what: str) -> None:
     parser.add_argument("--config", help="the table's config file (its [camera] table)")
     parser.add_argument("--image", help="use this image instead of the camera")
+    parser.add_argument(
+        "--camera",
+        choices=("first", "second"),
+        default="first",
+        help=f"which floor camera's {what} (default: first, [camera]; second: "
+        "[camera.second], with its own calibration and references)",
+    )
 
 
 def add_parsers(sub: Any) -> None:
@@ -156,8 +179,11 @@ def add_parsers(sub: Any) -> None:
         "corners, report the reprojection error in millimetres and save the calibration "
         "(docs/vision.md).",
     )
-    _source_args(cal)
-    cal.add_argument("--out", help="where to save it (default: [camera] calibration)")
+    _source_args(cal, "calibration")
+    cal.add_argument(
+        "--out",
+        help="where to save it (default: the camera's calibration, [camera] or [camera.second])",
+    )
     for key, default in (("square", 1500), ("line", 50), ("marker", 150)):
         cal.add_argument(
             f"--{key}-mm", type=float, help=f"default: [camera] {key}_mm, else {default}"
@@ -185,7 +211,7 @@ def add_parsers(sub: Any) -> None:
         "a reference crop. Register both faces; --replace starts over for a new coin "
         "(1.3.3 damaged, 1.3.4 changed at half way).",
     )
-    _source_args(reg)
+    _source_args(reg, "references")
     reg.add_argument("--face", required=True, choices=("heads", "tails"))
     reg.add_argument("--replace", action="store_true", help="a new coin: drop the old references")
     reg.add_argument("--calibration", help="calibration file (default: [camera] calibration)")

@@ -37,25 +37,40 @@ __all__ = ["CAMERA_SENSOR", "CameraLink"]
 class CameraLink:
     """Opens ``open_source`` when needed and turns its failures into health events."""
 
-    def __init__(self, open_source: Callable[[], FrameSource], faulty: bool = False) -> None:
+    def __init__(
+        self,
+        open_source: Callable[[], FrameSource],
+        faulty: bool = False,
+        sensor: str = CAMERA_SENSOR,
+    ) -> None:
         """``faulty``: the match already holds the camera faulty (a restart),
-        so the first good frame is reported as its recovery."""
+        so the first good frame is reported as its recovery. ``sensor``: the
+        name its health events carry (a second floor camera has its own, so
+        that one camera's recovery does not end the other's fault)."""
         self._open = open_source
         self._source: FrameSource | None = None
         self.faulty = faulty
+        self.sensor = sensor
+
+    @property
+    def source(self) -> FrameSource | None:
+        """The source while it is open (None before the first capture and
+        after a failure): a synthetic table's, to drop a coin on."""
+        return self._source
 
     def health(self, t_ns: int, ok: bool, detail: str) -> list[Event]:
         """A health event when the camera's state changes, else nothing."""
         if ok == (not self.faulty):
             return []
         self.faulty = not ok
-        return [HealthEvent(t_ns=t_ns, sensor=CAMERA_SENSOR, ok=ok, detail=detail)]
+        return [HealthEvent(t_ns=t_ns, sensor=self.sensor, ok=ok, detail=detail)]
 
     def capture(
-        self, t_ns: int, still: bool, recovered: str | None = "camera: frames again"
+        self, t_ns: int, still: bool, recovered: str | None = ""
     ) -> tuple[Frame | None, list[Event]]:
         """A preview (or a full-resolution still) frame, and any health event.
-        ``recovered`` is the detail of the recovery a good frame reports (None:
+        ``recovered`` is the detail of the recovery a good frame reports (""
+        for "<sensor>: frames again"; None:
         the caller checks the frame first and reports it with :meth:`health`)."""
         try:
             if self._source is None:
@@ -63,8 +78,10 @@ class CameraLink:
             frame = self._source.still() if still else self._source.preview()
         except CameraError as exc:
             self.drop()
-            return None, self.health(t_ns, False, f"camera: {exc}")
-        return frame, [] if recovered is None else self.health(t_ns, True, recovered)
+            return None, self.health(t_ns, False, f"{self.sensor}: {exc}")
+        if recovered is None:
+            return frame, []
+        return frame, self.health(t_ns, True, recovered or f"{self.sensor}: frames again")
 
     def drop(self) -> None:
         """Forget the source (closing it): the next capture opens it again."""

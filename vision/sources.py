@@ -7,17 +7,20 @@ it). A source that cannot deliver raises :class:`CameraError`; the
 :class:`~vision.watch.CameraWatch` turns that into a health event.
 
 Picamera2 is imported only when a Picamera2 source is opened: it exists only
-on a Pi (from apt, in a venv with system site packages).
+on a Pi (from apt, in a venv with system site packages). A Pi 5 drives two
+camera modules: ``device`` is the camera number (``Picamera2(camera_num=N)``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
 import cv2
 import numpy as np
 
+from vision.floor import FloorLayout
 from vision.model import CameraError, Frame
 from vision.settings import CameraSettings, SourceKind
 
@@ -114,7 +117,9 @@ class V4L2Source:
 class Picamera2Source:
     """A CSI camera module: a low-resolution stream and full-resolution stills."""
 
-    def __init__(self, still_size: tuple[int, int], preview_size: tuple[int, int]) -> None:
+    def __init__(
+        self, still_size: tuple[int, int], preview_size: tuple[int, int], camera_num: int = 0
+    ) -> None:
         try:
             from picamera2 import Picamera2  # type: ignore[import-not-found]  # Pi only
         except ImportError as exc:
@@ -122,7 +127,7 @@ class Picamera2Source:
                 f"picamera2 is not installed (it comes from apt on a Pi): {exc}"
             ) from None
         try:
-            self._cam: Any = Picamera2()
+            self._cam: Any = Picamera2(camera_num=camera_num)
             config = self._cam.create_still_configuration(
                 main={"size": still_size, "format": "BGR888"},
                 lores={"size": preview_size, "format": "YUV420"},
@@ -130,7 +135,7 @@ class Picamera2Source:
             self._cam.configure(config)
             self._cam.start()
         except Exception as exc:  # libcamera raises many kinds; all mean "no camera"
-            raise CameraError(f"the camera module did not start: {exc}") from None
+            raise CameraError(f"camera module {camera_num} did not start: {exc}") from None
 
     def still(self) -> Frame:
         try:
@@ -154,11 +159,39 @@ def open_source(settings: CameraSettings) -> FrameSource:
     """The configured source; :class:`CameraError` when it is missing."""
     kind = settings.source
     if kind is SourceKind.PICAMERA2:
-        return Picamera2Source(settings.still, settings.preview)
+        return Picamera2Source(settings.still, settings.preview, int(settings.device or 0))
     if kind is SourceKind.V4L2:
         return V4L2Source(settings.device, settings.still, settings.preview)
     if kind in (SourceKind.FILE, SourceKind.FOLDER):
         return ImageSource(Path(settings.device), settings.preview)
     from vision.synth.source import SyntheticSource
 
-    return SyntheticSource.from_seed(settings.seed)
+    return SyntheticSource.from_seed(settings.seed, layout(settings))
+
+
+def layout(settings: CameraSettings) -> FloorLayout:
+    """The landing square the settings describe (a synthetic camera renders it)."""
+    return FloorLayout(settings.square_mm, settings.line_mm, settings.marker_mm)
+
+
+Opener = Callable[[], FrameSource]
+
+
+def openers(settings: CameraSettings) -> tuple[Opener, Opener | None]:
+    """How to open the first camera and the second (None: no ``[camera.second]``).
+
+    Each is called at start and again after a failure. Two synthetic cameras
+    are one rendered table seen twice (the second is
+    :meth:`~vision.synth.source.SyntheticSource.other_view` of the first),
+    made once, so that a coin dropped on it is seen by both and stays there
+    through a camera's fault."""
+    second = settings.second
+    if second is None:
+        return (lambda: open_source(settings)), None
+    if settings.source is SourceKind.SYNTHETIC and second.source is SourceKind.SYNTHETIC:
+        from vision.synth.source import SyntheticSource
+
+        table = SyntheticSource.from_seed(settings.seed, layout(settings))
+        other = table.other_view(second.seed)
+        return (lambda: table), (lambda: other)
+    return (lambda: open_source(settings)), (lambda: open_source(second))

@@ -12,23 +12,42 @@ becomes ``face = "unknown"``, and the engine asks the spotter (2.6.1).
 'tails'
 >>> landed_from(Observation(found=False), t_ns=5).face.value
 'unknown'
+
+With a second floor camera (``[camera.second]``) the scene's settling is
+watched on the first camera's preview; then both take a still, each is
+judged by its own :class:`~vision.analyse.Analyser` (its own calibration
+and references) and :func:`vision.fuse.fuse` makes the landing. Evidence is
+kept for both: ``landing-<t>-first.*``, ``landing-<t>-second.*`` and the
+fused ``landing-<t>.json``, which names which camera saw what.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from controller.games.heads_and_tails.events import Face, Landed
 from controller.model import Event
 from vision.analyse import Analyser
+from vision.fuse import fuse
 from vision.link import CAMERA_SENSOR, CameraLink
 from vision.locate import SettleDetector
 from vision.model import Frame, Observation, VisionError
 from vision.sources import FrameSource
 
-__all__ = ["CAMERA_SENSOR", "CameraWatch", "evidence_dir", "landed_from", "save_evidence"]
+__all__ = [
+    "CAMERA_SENSOR",
+    "CameraWatch",
+    "SecondCamera",
+    "evidence_dir",
+    "landed_from",
+    "save_evidence",
+    "save_views",
+]
+FIRST, SECOND = "first", "second"
+"""The cameras' names in evidence (as in the config: ``[camera]``, ``[camera.second]``)."""
 _FACES = {"heads": Face.HEADS, "tails": Face.TAILS, "edge": Face.EDGE}
 
 
@@ -51,11 +70,14 @@ def evidence_dir(journal: Path) -> Path:
     return journal.with_name(journal.stem + "-evidence")
 
 
-def save_evidence(folder: Path, stem: str, obs: Observation, base: Path) -> str:
-    """Write the crop (PNG) and the observation (JSON) as ``folder/stem.*``;
-    returns the JSON's path relative to ``base`` (the journal's folder)."""
+def save_evidence(
+    folder: Path, stem: str, obs: Observation, base: Path, extra: dict[str, object] | None = None
+) -> str:
+    """Write the crop (PNG) and the observation (JSON, with ``extra``) as
+    ``folder/stem.*``; returns the JSON's path relative to ``base`` (the
+    journal's folder)."""
     folder.mkdir(parents=True, exist_ok=True)
-    doc = obs.summary()
+    doc = obs.summary() | (extra or {})
     if obs.picture is not None:
         (folder / f"{stem}.png").write_bytes(obs.crop)
         doc["crop"] = f"{stem}.png"
@@ -65,6 +87,67 @@ def save_evidence(folder: Path, stem: str, obs: Observation, base: Path) -> str:
         return str(path.relative_to(base))
     except ValueError:
         return str(path)
+
+
+def save_views(
+    folder: Path,
+    stem: str,
+    views: Sequence[tuple[str, Observation | None]],
+    fused: Observation,
+    base: Path,
+) -> str:
+    """Each camera's evidence as ``stem-<name>.*`` (None: that camera gave
+    no frames) and the fused landing's as ``stem.*``, whose JSON names
+    which camera saw what; returns that JSON's path relative to ``base``."""
+    cameras: dict[str, object] = {}
+    for name, obs in views:
+        if obs is None:
+            cameras[name] = {"evidence": None, "verdict": None, "why": "no frames"}
+            continue
+        cameras[name] = {
+            "evidence": save_evidence(folder, f"{stem}-{name}", obs, folder),
+            "verdict": obs.verdict,
+            "face": obs.face.value,
+            "posture": obs.posture.value,
+            "confidence": round(obs.confidence, 4),
+        }
+    return save_evidence(folder, stem, fused, base, {"fused": True, "cameras": cameras})
+
+
+def describe_views(views: Sequence[tuple[str, Observation | None]], fused: Observation) -> str:
+    """One line: what each camera saw and the landing they make.
+
+    >>> from vision.model import CoinFace, Posture, Zone
+    >>> a = Observation(found=True, face=CoinFace.TAILS, posture=Posture.FLAT,
+    ...     zone=Zone.INSIDE, x_mm=700.0, y_mm=650.0, confidence=0.3)
+    >>> describe_views([("first", a), ("second", None)], a)
+    'first: tails 0.30, second: no frames; landing: tails at (700, 650) mm'
+    """
+    seen = ", ".join(
+        f"{name}: no frames" if obs is None else f"{name}: {obs.verdict} {obs.confidence:.2f}"
+        for name, obs in views
+    )
+    where = "" if fused.x_mm is None else f" at ({fused.x_mm:.0f}, {fused.y_mm:.0f}) mm"
+    return f"{seen}; landing: {fused.verdict}{where}"
+
+
+@dataclass
+class SecondCamera:
+    """The second floor camera as the watch drives it: its link (health
+    events under its own sensor name), its analyser and its empty floor."""
+
+    link: CameraLink
+    analyser: Analyser
+    background: Frame | None = None
+    empty_still: Frame | None = None
+
+    def frames(self, t_ns: int) -> tuple[tuple[Frame, Frame] | None, list[Event]]:
+        """A preview and a still now (None when it gives no frames)."""
+        preview, events = self.link.capture(t_ns, still=False)
+        if preview is None:
+            return None, events
+        still, more = self.link.capture(t_ns, still=True)
+        return (None if still is None else (preview, still)), events + more
 
 
 class CameraWatch:
@@ -83,9 +166,14 @@ class CameraWatch:
         evidence: Path | None = None,
         base: Path | None = None,
         faulty: bool = False,
+        second: SecondCamera | None = None,
     ) -> None:
+        """``second``: the second floor camera, if the table has one."""
         self.link = CameraLink(open_source, faulty)
         self.analyser = analyser
+        self.second = second
+        self.seen: list[tuple[str, Observation | None]] = []
+        """What each camera saw of the last landing judged (first, then second)."""
         self._evidence = evidence
         self._base = base or Path.cwd()
         self._settle = SettleDetector()
@@ -96,8 +184,11 @@ class CameraWatch:
         return self.link.capture(t_ns, still)
 
     def start(self, t_ns: int) -> list[Event]:
-        """Open the camera; a missing one is reported at once."""
-        return self._capture(t_ns, still=False)[1]
+        """Open the camera (and the second); a missing one is reported at once."""
+        events = self._capture(t_ns, still=False)[1]
+        if self.second is not None:
+            events += self.second.link.capture(t_ns, still=False)[1]
+        return events
 
     def empty_floor(self, t_ns: int) -> list[Event]:
         """Take the reference of the empty square (after Go, before the toss):
@@ -108,6 +199,11 @@ class CameraWatch:
             still, more = self._capture(t_ns, still=True)
             events += more
             self._empty_still = still
+        if self.second is not None:
+            frames, more = self.second.frames(t_ns)
+            events += more
+            if frames is not None:
+                self.second.background, self.second.empty_still = frames
         return events
 
     def poll(self, t_ns: int) -> list[Event]:
@@ -115,19 +211,61 @@ class CameraWatch:
         frame, events = self._capture(t_ns, still=False)
         if frame is None or not self._settle.feed(frame.image):
             return events
-        still, more = self._capture(t_ns, still=True)
-        events += more
-        if still is not None:
-            events.append(self.judge(frame, still, t_ns))
+        return events + self._stills(frame, t_ns)
+
+    def look(self, t_ns: int) -> list[Event]:
+        """The landing the cameras show now, taken as settled: the harness's
+        synthetic ``frame`` input, which (like an image ``frame``) is the
+        still of a coin at rest and so skips the settle detector."""
+        frame, events = self._capture(t_ns, still=False)
+        return events if frame is None else events + self._stills(frame, t_ns)
+
+    def _stills(self, preview: Frame, t_ns: int) -> list[Event]:
+        """The stills (both cameras') and the landing judged on them."""
+        still, events = self._capture(t_ns, still=True)
+        if still is None:
+            return events
+        other = None
+        if self.second is not None:
+            other, more = self.second.frames(t_ns)
+            events += more
+        events.append(self.judge(preview, still, t_ns, other))
         return events
 
-    def judge(self, preview: Frame, still: Frame, t_ns: int) -> Landed:
-        """Analyse one landing and keep its evidence."""
-        try:
-            obs = self.analyser.analyse(preview, still, self._background, self._empty_still)
-        except VisionError as exc:
-            obs = Observation(found=False, reasons=(str(exc),))
-        evidence = ""
+    def judge(
+        self, preview: Frame, still: Frame, t_ns: int, other: tuple[Frame, Frame] | None = None
+    ) -> Landed:
+        """Analyse one landing and keep its evidence; ``other``: the second
+        camera's preview and still (None: it has none, or gave no frames)."""
+        obs = _observe(self.analyser, preview, still, self._background, self._empty_still)
+        if self.second is None:
+            self.seen = [(FIRST, obs)]
+            evidence = ""
+            if self._evidence is not None:
+                evidence = save_evidence(self._evidence, f"landing-{t_ns}", obs, self._base)
+            return landed_from(obs, t_ns, evidence)
+        two = None
+        if other is not None:
+            two = _observe(self.second.analyser, *other, self.second.background,
+                           self.second.empty_still)  # fmt: skip
+        self.seen = [(FIRST, obs), (SECOND, two)]
+        fused = fuse([v for _, v in self.seen if v is not None])
         if self._evidence is not None:
-            evidence = save_evidence(self._evidence, f"landing-{t_ns}", obs, self._base)
-        return landed_from(obs, t_ns, evidence)
+            evidence = save_views(self._evidence, f"landing-{t_ns}", self.seen, fused, self._base)
+        else:
+            evidence = describe_views(self.seen, fused)
+        return landed_from(fused, t_ns, evidence)
+
+
+def _observe(
+    analyser: Analyser,
+    preview: Frame,
+    still: Frame,
+    background: Frame | None,
+    empty_still: Frame | None,
+) -> Observation:
+    """One camera's observation; a step that cannot run is a coin not found."""
+    try:
+        return analyser.analyse(preview, still, background, empty_still)
+    except VisionError as exc:
+        return Observation(found=False, reasons=(str(exc),))

@@ -10,32 +10,65 @@ tens of megapixels for nothing.
 >>> src.drop(Landing(750.0, 750.0, "heads"))
 >>> src.still().sensor is not None
 True
+
+A second camera over the same table sees the same coin (it is dropped once):
+
+>>> two = src.other_view(4)
+>>> two.landing is src.landing, two.rig.floor is src.rig.floor
+(True, True)
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from vision.floor import FloorLayout
 from vision.model import CameraError, Frame
 from vision.synth.art import CoinDesign
 from vision.synth.scene import Landing, Rig, render, still_window
 
 
+class _Floor:
+    """What lies on the rendered floor, shared by every camera that views it."""
+
+    def __init__(self) -> None:
+        self.landing: Landing | None = None
+
+
 class SyntheticSource:
     """A rendered table; ``fail`` makes it behave like an unplugged camera."""
 
-    def __init__(self, rig: Rig, design: CoinDesign, seed: int = 0) -> None:
+    def __init__(
+        self, rig: Rig, design: CoinDesign, seed: int = 0, floor: _Floor | None = None
+    ) -> None:
         self.rig = rig
         self.design = design
-        self.landing: Landing | None = None
+        self._floor = floor or _Floor()
         self.fail = False
         self._rng = np.random.default_rng(seed)
         self._count = 0
 
+    @property
+    def landing(self) -> Landing | None:
+        """The coin on the floor (None: an empty floor)."""
+        return self._floor.landing
+
+    @landing.setter
+    def landing(self, landing: Landing | None) -> None:
+        self._floor.landing = landing
+
+    def other_view(self, seed: int) -> SyntheticSource:
+        """A second camera over this table (:meth:`Rig.other_view`): the
+        same floor, light and coin design, and the same coin on it: what is
+        dropped through either camera is seen by both. Its own ``fail``."""
+        return SyntheticSource(
+            self.rig.other_view(seed), self.design, seed + 1_000_003, self._floor
+        )
+
     @classmethod
-    def from_seed(cls, seed: int) -> SyntheticSource:
-        """A random rig with a random coin."""
-        return cls(Rig.make(seed, coin_px=80.0), CoinDesign.make(seed + 1), seed)
+    def from_seed(cls, seed: int, layout: FloorLayout | None = None) -> SyntheticSource:
+        """A random rig with a random coin (``layout``: the square's, else the standard one)."""
+        return cls(Rig.make(seed, coin_px=80.0, layout=layout), CoinDesign.make(seed + 1), seed)
 
     def drop(self, landing: Landing | None) -> None:
         """Put a coin on the floor (None: take it away)."""
@@ -60,4 +93,5 @@ class SyntheticSource:
         )
 
     def close(self) -> None:
-        self.landing = None
+        """Nothing to release. (The coin stays: a camera that is closed
+        and opened again after a fault, or the other camera, still sees it.)"""

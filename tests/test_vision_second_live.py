@@ -1,0 +1,429 @@
+"""A second floor camera in the live table and in the harness (issue 6):
+calibrated and registered on its own, watched with the first, its landing
+fused with the first's, its evidence kept, its faults reported on their own."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+cv2 = pytest.importorskip("cv2")
+
+from controller.camera import CAMERA_SENSOR, SECOND_CAMERA_SENSOR, LiveCamera  # noqa: E402
+from controller.cli import main  # noqa: E402
+from controller.config import load_config  # noqa: E402
+from controller.games.heads_and_tails import HeadsAndTailsEngine  # noqa: E402
+from controller.games.heads_and_tails.events import Landed  # noqa: E402
+from controller.games.heads_and_tails.state import MatchSettings  # noqa: E402
+from controller.model import RulingKind  # noqa: E402
+from controller.sensors.health import HealthEvent  # noqa: E402
+from vision.analyse import Analyser  # noqa: E402
+from vision.calibration import calibrate  # noqa: E402
+from vision.floor import FloorLayout  # noqa: E402
+from vision.link import CameraLink  # noqa: E402
+from vision.synth.scene import Landing, render  # noqa: E402
+from vision.synth.source import SyntheticSource  # noqa: E402
+from vision.watch import CameraWatch, SecondCamera  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "examples" / "heads-and-tails-two-cameras.toml"
+# A small square, so that the coin is big in the preview and the settle
+# detector sees it land (on a 1.5 m square at 1280x720 it does not: docs/vision.md).
+LAYOUT = FloorLayout(180.0, 8.0, 30.0)
+SEED = 100201  # a tuning seed (rigs >= 100000)
+CONFIG = f"""[table]
+venue = "v"
+id = "t1"
+game = "heads-and-tails"
+[match]
+players = ["ann", "ben"]
+plays = 2
+[camera]
+source = "synthetic"
+seed = {SEED}
+square_mm = 180.0
+line_mm = 8.0
+marker_mm = 30.0
+[camera.second]
+source = "synthetic"
+"""
+
+
+def _one_camera(text: str) -> str:
+    """The scenario without its ``[camera.second]`` table (two lines)."""
+    lines = text.splitlines(keepends=True)
+    at = lines.index("[camera.second]\n")
+    assert lines[at + 1].startswith('source = "synthetic"')
+    return "".join(lines[:at] + lines[at + 2 :])
+
+
+def test_the_two_camera_example_runs_and_its_second_camera_catches_the_cleet(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The example's third landing leans towards the first camera, which
+    reads it as tails; with the second camera it is a cleet (2.7.4), and
+    the same file without ``[camera.second]`` gets a wrong point (2.3.2)."""
+    assert main(["simulate", str(EXAMPLE)]) == 0, capsys.readouterr().err
+    out = capsys.readouterr()
+    assert '"kind":"invalid","rule":"2.7.4"' in out.out and "all 5 expects met" in out.err
+    one = tmp_path / "one-camera.toml"
+    one.write_text(_one_camera(EXAMPLE.read_text()))
+    assert main(["simulate", str(one)]) == 1
+    out = capsys.readouterr()
+    assert '"at":23.0,"against":"ann","to":"ben"' in out.out and '"rule":"2.3.2"' in out.out
+
+
+def test_a_synthetic_frame_input_is_strict(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = EXAMPLE.read_text()
+    for old, new, why in (
+        ('face = "tails" }', 'face = "edge" }', "'heads' or 'tails'"),
+        ("x_mm = -60.0, ", "", "field 'x_mm': missing"),
+        ('face = "tails" }', 'face = "tails", spin = 3 }', "field 'spin': unknown key"),
+        ("coin = { x_mm = -60.0", 'path = "a.png"\ncoin = { x_mm = -60.0', "give the coin instead"),
+    ):
+        path = tmp_path / "bad.toml"
+        path.write_text(text.replace(old, new, 1))
+        assert main(["simulate", str(path)]) == 2
+        err = capsys.readouterr().err
+        assert "input 5 (frame)" in err and why in err, err
+    path = tmp_path / "file.toml"
+    path.write_text(
+        _one_camera(text).replace('source = "synthetic"', 'source = "file"\ndevice = "x.png"')
+    )
+    assert main(["simulate", str(path)]) == 2
+    assert "a coin is dropped on a synthetic camera's table only" in capsys.readouterr().err
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A two-camera synthetic table calibrated and its coin registered with
+    each camera from the command line, as on a real table."""
+    folder = tmp_path_factory.mktemp("two")
+    config = folder / "table.toml"
+    config.write_text(CONFIG)
+    first = SyntheticSource.from_seed(SEED, LAYOUT)
+    views = {"first": first, "second": first.other_view(SEED)}
+    for which, source in views.items():
+        args = ["calibrate", "--config", str(config), "--camera", which]
+        assert main(args) == 0
+        for k, face in enumerate(("heads", "tails", "heads", "tails")):
+            land = Landing(90.0, 90.0, face, rotation_deg=95.0 * k + 5)
+            image = folder / f"{which}-{k}.png"
+            cv2.imwrite(
+                str(image), render(source.rig, source.design, land, seed=k, still=True).image
+            )
+            args = ["coin", "register", "--config", str(config), "--camera", which]
+            args += ["--face", face, "--image", str(image)] + (["--replace"] if k == 0 else [])
+            assert main(args) == 0
+    assert (folder / "camera-calibration-second.json").is_file()
+    assert len(list((folder / "coin-references-second").glob("*.png"))) == 4
+    assert len(list((folder / "coin-references").glob("*.png"))) == 4
+    return folder
+
+
+def test_calibrating_the_second_camera_calibrates_its_own_view(table: Path) -> None:
+    one = json.loads((table / "camera-calibration.json").read_text())
+    two = json.loads((table / "camera-calibration-second.json").read_text())
+    assert one != two  # two cameras, two homographies
+    from vision.calibration import Calibration
+
+    for name, source in (("camera-calibration.json", SyntheticSource.from_seed(SEED, LAYOUT)),
+                         ("camera-calibration-second.json",
+                          SyntheticSource.from_seed(SEED, LAYOUT).other_view(SEED))):  # fmt: skip
+        cal = Calibration.load(table / name)
+        height = (cal.with_hfov(source.rig.camera.hfov_deg).camera() or (0, 0, 0))[2]
+        assert abs(height / source.rig.camera.position[2] - 1) < 0.05, (name, height)
+
+
+def test_a_landing_seen_by_both_cameras_is_one_landed_input_with_both_evidences(
+    table: Path,
+) -> None:
+    """``tableref run`` with two synthetic cameras: the coin dropped on the
+    rendered table is seen by both, judged by each camera's own analyser,
+    and journaled once, with the fused evidence naming both cameras'."""
+    from controller.service import TableService
+    from controller.timebase import SimClock
+
+    config = load_config(table / "table.toml")
+    clock = SimClock(start_ns=100 * 10**9, wall_at_start=1_000_000.0)
+    service = TableService(config, clock=clock)
+    try:
+        assert isinstance(service.camera, LiveCamera) and service.camera.watch.second is not None
+        floor = service.camera.watch.link.source
+        assert isinstance(floor, SyntheticSource)
+
+        def cmd(verb: str, **fields: object) -> None:
+            service.submit_command(verb, json.dumps({"cmd_id": verb, **fields}).encode())
+            service.step_once(0)
+
+        cmd("go")
+        clock.advance_to(clock.mono_ns() + 2 * 10**9)
+        cmd("toss", upward=True)
+        cmd("call", player="ben", call="tails")
+        clock.advance_to(clock.mono_ns() + 300_000_000)
+        cmd("fault_line")
+        floor.drop(Landing(60, 110, "tails", rotation_deg=140))
+        for _ in range(40):  # 4 s of preview frames at 10 Hz
+            wake = service.next_wake()
+            assert wake is not None
+            clock.advance_to(wake)
+            service.step_once(0)
+            if service.camera.due() is None:
+                break
+        landed = [i for i in service.journal.inputs() if i.kind == "landed"]
+        decided = [r for r in service.journal.rulings() if r["kind"] != "notice"]
+        health = [i for i in service.journal.inputs() if i.kind == "health"]
+    finally:
+        service.close()
+    assert health == []  # both cameras gave frames throughout
+    assert len(landed) == 1
+    assert landed[0].payload["face"] == "tails" and landed[0].payload["in_area"] is True
+    fused = config.journal.parent / str(landed[0].payload["evidence"])
+    doc = json.loads(fused.read_text())
+    assert doc["fused"] is True and doc["verdict"] == "tails"
+    assert set(doc["cameras"]) == {"first", "second"}
+    for name, seen in doc["cameras"].items():
+        own = fused.parent / seen["evidence"]
+        assert own.name == fused.stem + f"-{name}.json", own
+        assert json.loads(own.read_text())["verdict"] == seen["verdict"]
+        assert (fused.parent / json.loads(own.read_text())["crop"]).is_file()
+    assert "tails" in {seen["verdict"] for seen in doc["cameras"].values()}
+    assert (decided[0]["kind"], decided[0]["rule"], decided[0]["to"]) == ("point", "2.3.1", "ben")
+
+
+def test_a_second_camera_the_journal_holds_faulty_reports_its_recovery(table: Path) -> None:
+    config = load_config(table / "table.toml")
+    assert config.camera is not None
+    camera = LiveCamera(config.camera, table / "j.sqlite", lambda state: False)
+
+    class Held:
+        suspended = frozenset({SECOND_CAMERA_SENSOR})
+
+    try:
+        events = camera.start(5, Held(), faulty=False)
+    finally:
+        camera.close()
+    assert [(e.sensor, e.ok) for e in events if isinstance(e, HealthEvent)] == [
+        (SECOND_CAMERA_SENSOR, True)
+    ]
+
+
+def test_a_second_camera_without_its_calibration_stops_the_service_clearly(table: Path) -> None:
+    from controller.errors import TablerefError
+    from controller.service import TableService
+
+    (table / "elsewhere").mkdir(exist_ok=True)
+    path = table / "elsewhere" / "t.toml"
+    first = (
+        '[camera]\ncalibration = "../camera-calibration.json"\nreferences = "../coin-references"\n'
+    )
+    path.write_text(CONFIG.replace("[camera]\n", first))
+    with pytest.raises(
+        TablerefError, match=r"t\.toml: \[camera\.second\]: .*calibrate --camera second"
+    ):
+        TableService(load_config(path))
+
+
+def _pair() -> tuple[SyntheticSource, SyntheticSource, CameraWatch]:
+    first = SyntheticSource.from_seed(SEED, LAYOUT)
+    second = first.other_view(SEED)
+    one = Analyser(calibrate(render(first.rig, None, None, seed=1), LAYOUT))
+    two = Analyser(calibrate(render(second.rig, None, None, seed=1), LAYOUT))
+    link = CameraLink(lambda: second, sensor=SECOND_CAMERA_SENSOR)
+    return first, second, CameraWatch(lambda: first, one, second=SecondCamera(link, two))
+
+
+def test_a_missing_second_camera_suspends_and_recovers_on_its_own(tmp_path: Path) -> None:
+    first, second, watch = _pair()
+    second.fail = True
+    events = watch.start(t_ns=10)
+    assert [(e.sensor, e.ok, e.detail) for e in events if isinstance(e, HealthEvent)] == [
+        (SECOND_CAMERA_SENSOR, False, "camera.second: synthetic camera: unplugged")
+    ]
+    engine = HeadsAndTailsEngine()
+    state = engine.start(MatchSettings(players=("ann", "ben"), first_tosser="ann"))
+    state, rulings = engine.step(state, events[0])
+    assert [r.kind for r in rulings] == [RulingKind.SUSPENDED]
+    assert "camera.second" in rulings[0].detail
+    # The first camera failing and coming back does not end the second's fault.
+    first.fail = True
+    down = watch.poll(t_ns=20)
+    first.fail = False
+    up = watch.poll(t_ns=30)
+    for event in down + up:
+        state, rulings = engine.step(state, event)
+    seen = [(e.sensor, e.ok) for e in down + up if isinstance(e, HealthEvent)]
+    assert seen == [(CAMERA_SENSOR, False), (CAMERA_SENSOR, True)] and len(down + up) == 2
+    assert state.suspended == frozenset({SECOND_CAMERA_SENSOR})
+    assert "still suspended for camera.second" in rulings[-1].detail
+    # A landing meanwhile is the first camera's alone, and says the second gave nothing.
+    watch._evidence, watch._base = tmp_path / "ev", tmp_path
+    landed = watch.judge(first.preview(), first.still(), 40, None)
+    doc = json.loads((tmp_path / landed.evidence).read_text())
+    assert doc["cameras"]["second"] == {"evidence": None, "verdict": None, "why": "no frames"}
+    assert watch.seen[1] == ("second", None)
+    second.fail = False
+    back = watch.poll(t_ns=50)  # the first camera's preview; the second is asked at the next still
+    back += watch.empty_floor(t_ns=60)
+    assert [(e.sensor, e.ok) for e in back if isinstance(e, HealthEvent)] == [
+        (SECOND_CAMERA_SENSOR, True)
+    ]
+    state, rulings = engine.step(state, back[-1])
+    assert state.suspended == frozenset() and "recovered" in rulings[-1].detail
+
+
+def test_for_two_cameras_the_watch_waits_on_the_first_and_fuses_both() -> None:
+    first, second, watch = _pair()
+    watch.start(0)
+    watch.empty_floor(1)
+    assert [e for t in range(2, 5) for e in watch.poll(t)] == []
+    first.drop(Landing(100.0, 70.0, "heads", tilt_deg=75))  # on both cameras' floor
+    assert second.landing is first.landing
+    landed = [e for t in range(5, 15) for e in watch.poll(t) if isinstance(e, Landed)]
+    assert len(landed) == 1 and landed[0].face.value == "edge"
+    assert [name for name, _ in watch.seen] == ["first", "second"]
+    assert all(obs is not None and obs.found for _, obs in watch.seen)
+    assert "first: " in landed[0].evidence and "second: " in landed[0].evidence
+
+
+FRAMES = """game = "heads-and-tails"
+[match]
+players = ["ann", "ben"]
+plays = 1
+[camera]
+source = "file"
+device = "first-0.png"
+square_mm = 180.0
+line_mm = 8.0
+marker_mm = 30.0
+[camera.second]
+source = "file"
+device = "second-0.png"
+[[input]]
+at = 0.0
+type = "go"
+[[input]]
+at = 1.0
+type = "toss"
+[[input]]
+at = 1.1
+type = "call"
+player = "ben"
+call = "tails"
+[[input]]
+at = 1.5
+type = "frame"
+{frame}
+[[expect]]
+kind = "point"
+rule = "2.3.1"
+to = "ben"
+[[expect]]
+kind = "match_over"
+winner = "ben"
+"""
+
+
+def test_a_frame_input_with_two_cameras_gives_one_still_each(
+    table: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``frames = [first, second]``: each camera's still through its own
+    calibration and references, fused into the one ``landed`` input."""
+    first = SyntheticSource.from_seed(SEED, LAYOUT)
+    land = Landing(60, 110, "tails", rotation_deg=140)
+    for name, source in (("first", first), ("second", first.other_view(SEED))):
+        for what, coin in (("play", land), ("empty", None)):
+            shot = render(source.rig, source.design if coin else None, coin, seed=9, still=True)
+            cv2.imwrite(str(table / f"{what}-{name}.png"), shot.image)
+    path = table / "frames.toml"
+    both = 'frames = ["play-first.png", "play-second.png"]'
+    path.write_text(FRAMES.format(frame=both))
+    assert main(["simulate", str(path)]) == 0, capsys.readouterr().err
+    assert '"rule":"2.3.1"' in capsys.readouterr().out
+    from controller.scenario import load_scenario
+
+    landed = [i.event for i in load_scenario(path).inputs if isinstance(i.event, Landed)]
+    assert len(landed) == 1 and landed[0].face.value == "tails"
+    assert landed[0].evidence.startswith("play-first.png, play-second.png: first: tails")
+    assert "second: tails" in landed[0].evidence
+    for frame, why in (
+        ('path = "play-first.png"', "give frames = [first, second]"),
+        ('frames = ["play-first.png"]', "one image per camera, [first, second]: got 1"),
+        (both + '\nbackgrounds = ["empty-first.png"]', "got 1"),
+        ('frames = ["play-first.png", "nope.png"]', "the second camera's: "),
+    ):
+        path.write_text(FRAMES.format(frame=frame))
+        assert main(["simulate", str(path)]) == 2
+        err = capsys.readouterr().err
+        assert "input 4 (frame)" in err and why in err, err
+    path.write_text(
+        FRAMES.format(frame=both + '\nbackgrounds = ["empty-first.png", "empty-second.png"]')
+    )
+    assert main(["simulate", str(path)]) == 0, capsys.readouterr().err
+    one = FRAMES.split("[camera.second]")[0] + "[[input]]" + FRAMES.split("[[input]]", 1)[1]
+    path.write_text(one.format(frame=both))
+    assert main(["simulate", str(path)]) == 2
+    assert "one camera takes path" in capsys.readouterr().err
+
+
+class _Unplugged:
+    """A camera that gives no frames."""
+
+    def preview(self) -> object:
+        from vision.model import CameraError
+
+        raise CameraError("unplugged")
+
+    still = preview
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="controller/service.py _start_sensors reconciles every suspended sensor but "
+    "CAMERA_SENSOR with the wired lines' levels, so on a table with light gates an unplugged "
+    "second camera is reported recovered ('camera.second: reads idle at start-up') the moment "
+    "it is reported faulty; the fix is '- CAMERA_SENSORS' (controller/camera.py) there, "
+    "checked in a copy: this test then passes. service.py is the lead's",
+)
+def test_a_second_camera_unplugged_at_start_up_stays_suspended(
+    table: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from controller.sensors.fake import FakeEdgeSource
+    from controller.service import TableService
+    from controller.timebase import SimClock
+    from vision import sources
+
+    folder = table / "restart"
+    folder.mkdir()
+    text = CONFIG.replace("[camera]\n", '[camera]\ncalibration = "../camera-calibration.json"\n'
+                          'references = "../coin-references"\n')  # fmt: skip
+    text = text.replace('[camera.second]\nsource = "synthetic"\n', '[camera.second]\nsource = '
+                        '"synthetic"\ncalibration = "../camera-calibration-second.json"\n'
+                        'references = "../coin-references-second"\n')  # fmt: skip
+    text += '[hardware]\nbackend = "gpio"\n[sensors]\npin_factory = "mock"\n'
+    for role, pin in (("start_a", 23), ("start_b", 24), ("fault_a", 17), ("fault_b", 27)):
+        text += f'[[sensors.line]]\nrole = "{role}"\npin = {pin}\nactive = "low"\n'
+    (folder / "t.toml").write_text(text)
+    config = load_config(folder / "t.toml")
+    real = sources.openers
+    monkeypatch.setattr(sources, "openers", lambda s: (real(s)[0], _Unplugged))
+
+    def health() -> list[tuple[str, bool]]:
+        clock = SimClock(start_ns=100 * 10**9, wall_at_start=1_000_000.0)
+        lines = FakeEdgeSource.for_lines(config.sensors.lines)
+        service = TableService(config, clock=clock, edge_source=lines)
+        try:
+            return [(str(i.payload["sensor"]), bool(i.payload["ok"]))
+                    for i in service.journal.inputs() if i.kind == "health"]  # fmt: skip
+        finally:
+            service.close()
+
+    assert health() == [(SECOND_CAMERA_SENSOR, False)]  # not "recovered" by the lines
+    assert health() == [(SECOND_CAMERA_SENSOR, False)]  # a restart: still out, nothing new
