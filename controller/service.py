@@ -29,7 +29,7 @@ import threading
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from controller.camera import CAMERA_SENSOR, TableCamera
+from controller.camera import CAMERA_SENSOR, CAMERA_SENSORS, TableCamera
 from controller.commands import Command, CommandError, parse_command, result
 from controller.config import Backend, Config, topic_base
 from controller.errors import InputError, RejectedInput, TablerefError
@@ -220,7 +220,7 @@ class TableService:
         # A line the journal holds faulty that reads idle now was mended while
         # the service was down: say so, or the match stays suspended for ever.
         faults = self.pipeline.faults()
-        for sensor in sorted(self.module.suspended(self.runtime.state) - {CAMERA_SENSOR}):
+        for sensor in sorted(self.module.suspended(self.runtime.state) - CAMERA_SENSORS):
             if not faults.get(sensor, False):
                 detail = f"{sensor}: reads idle at start-up"
                 self._apply(HealthEvent(t_ns=self.now(), sensor=sensor, ok=True, detail=detail))

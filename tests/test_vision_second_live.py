@@ -384,14 +384,6 @@ class _Unplugged:
         pass
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="controller/service.py _start_sensors reconciles every suspended sensor but "
-    "CAMERA_SENSOR with the wired lines' levels, so on a table with light gates an unplugged "
-    "second camera is reported recovered ('camera.second: reads idle at start-up') the moment "
-    "it is reported faulty; the fix is '- CAMERA_SENSORS' (controller/camera.py) there, "
-    "checked in a copy: this test then passes. service.py is the lead's",
-)
 def test_a_second_camera_unplugged_at_start_up_stays_suspended(
     table: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
