@@ -89,11 +89,14 @@ class Analyser:
         yield from tried
         yield from self.faint_candidates(preview, background, tried)[:3]
 
+    def coin_px(self, preview: Frame) -> float:
+        """A coin's size in ``preview``'s pixels at the square's middle."""
+        cal, side = self.calibration, self.calibration.layout.side_mm
+        return self.settings.coin_diameter_mm * cal.px_per_mm(side / 2, side / 2, preview.full_size)
+
     def candidates(self, preview: Frame, background: Frame | None) -> list[Candidate]:
         """Coin candidates in the preview, best first."""
-        cal, d = self.calibration, self.settings.coin_diameter_mm
-        side = cal.layout.side_mm
-        px = d * cal.px_per_mm(side / 2, side / 2, preview.full_size)
+        px = self.coin_px(preview)
         if background is not None:
             return find_changed(preview.image, background.image, px)
         return find_circles(preview.image, 0.6 * px, 1.5 * px)
@@ -106,9 +109,7 @@ class Analyser:
         those already tried."""
         if background is None:
             return []
-        cal, d = self.calibration, self.settings.coin_diameter_mm
-        side = cal.layout.side_mm
-        px = d * cal.px_per_mm(side / 2, side / 2, preview.full_size)
+        px = self.coin_px(preview)
         return [
             c
             for c in find_slivers(preview.image, background.image, px)

@@ -12,7 +12,8 @@ no reference, flat coins are found as circles (Hough, the gradient variant).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, field
 from typing import Any
 
 import cv2
@@ -160,6 +161,36 @@ class SettleDetector:
     >>> calm, moved = np.zeros((8, 8), np.uint8), np.full((8, 8), 80, np.uint8)
     >>> [d.feed(f) for f in (calm, moved, moved, moved, moved)]
     [False, False, False, True, False]
+
+    That motion is measured on a 320 px wide copy, where a 24 mm coin over a
+    1.5 m square is 4 px across and changes the copy by about 12 grey
+    levels (20 tuning rigs: 7 of 60 drops reached the threshold). So once
+    told the empty floor (:meth:`expect`), it also settles when a
+    coin-sized change against that floor (:func:`find_changed`, at the
+    preview's full resolution) has stayed put for ``still_frames``
+    consecutive frames: within a quarter of a coin (2 px at least: the
+    blob's centre wanders 1.3 px on a 7.5 px coin at rest) and with the
+    frame-to-frame change around it under ``local_threshold`` grey levels
+    (or 3 times that patch's median change, for a noisier camera). A coin
+    in flight or rolling moves between frames; one spinning or wobbling on
+    the spot changes its shape (20 tuning rigs, 3 places each: a coin at
+    rest changed its patch by at most 7 levels, one wobbling from 85 to 20
+    degrees of tilt by 8 or more, 12 at the 5th percentile); an empty
+    floor shows no such change at all. Either way it fires once; the change
+    against the floor must move or go before it can fire again; and while
+    such a change is in view, the small copy's calm does not fire (a coin
+    wobbling in place is calm there).
+
+    >>> floor = np.full((360, 640), 100, np.uint8)
+    >>> coin = cv2.circle(floor.copy(), (200, 150), 4, 120, -1)  # 8 px, 20 levels
+    >>> frames = (floor, coin, coin, coin, coin)
+    >>> plain = SettleDetector(still_frames=2)
+    >>> [plain.feed(f) for f in frames]  # too faint for the small copy
+    [False, False, False, False, False]
+    >>> d = SettleDetector(still_frames=2)
+    >>> d.expect(floor, coin_px=8.0)
+    >>> [d.feed(f) for f in frames]
+    [False, False, False, True, False]
     """
 
     still_frames: int = 5
@@ -169,6 +200,19 @@ class SettleDetector:
     _last: Image | None = None
     _moved: bool = False
     _calm: int = 0
+    local_threshold: float = 8.0
+    """Grey levels of frame-to-frame change around a coin at rest (see above)."""
+    _floor: Image | None = None
+    _full: Image | None = None
+    _coin_px: float = 0.0
+    _track: list[tuple[float, float]] = field(default_factory=list)
+    _armed: bool = True
+
+    def expect(self, floor: Image, coin_px: float) -> None:
+        """The empty floor (taken after Go, before the toss) and a coin's
+        size on it in pixels: the coin's change against it is watched too."""
+        self._floor, self._coin_px = grey(floor), coin_px
+        self._track, self._armed, self._full = [], True, None
 
     def feed(self, image: Image) -> bool:
         """One preview frame; True when the scene has just settled."""
@@ -181,13 +225,54 @@ class SettleDetector:
         )
         last, self._last = self._last, small
         if last is None:
+            self._follow(image)
             return False
         change = float(np.max(cv2.blur(cv2.absdiff(small, last), (3, 3))))
         if change > self.threshold:
             self._moved, self._calm = True, 0
-            return False
-        self._calm += 1
-        if self._moved and self._calm >= self.still_frames:
-            self._moved = False
+        else:
+            self._calm += 1
+        came_to_rest = self._follow(image)
+        # While a coin-sized change is in view, it alone says when it rests:
+        # a coin wobbling in place is too faint for the small copy's motion.
+        calmed = self._moved and self._calm >= self.still_frames and not self._track
+        if calmed or came_to_rest:
+            self._moved, self._armed = False, False
             return True
         return False
+
+    def _follow(self, image: Image) -> bool:
+        """Track the change against the empty floor; whether it has now
+        stayed put for ``still_frames`` frames (and may fire)."""
+        if self._floor is None:
+            return False
+        now, before, self._full = grey(image), self._full, grey(image)
+        found = find_changed(now, self._floor, self._coin_px)
+        if not found:
+            self._track, self._armed = [], True
+            return False
+        tol = max(2.0, self._coin_px / 4)
+        near = [c for c in found if self._track and _dist(c, self._track[0]) <= tol]
+        if not near:  # new, or moved: a landing to wait for
+            self._track, self._armed = [(found[0].x, found[0].y)], True
+        elif before is not None and self._calm_at(now, before, near[0]):
+            self._track.append((near[0].x, near[0].y))
+        else:  # in place but changing shape (spinning, wobbling): wait again
+            self._track = [self._track[0]]
+        return self._armed and len(self._track) > self.still_frames
+
+    def _calm_at(self, now: Image, before: Image, spot: Candidate) -> bool:
+        """Whether the frame changed around ``spot`` (a coin either side)
+        only by noise since the last one."""
+        r = math.ceil(self._coin_px)
+        x, y = round(spot.x), round(spot.y)
+        box = np.s_[max(0, y - r) : y + r + 1, max(0, x - r) : x + r + 1]
+        diff = cv2.absdiff(
+            cv2.GaussianBlur(now[box], (0, 0), 1.0), cv2.GaussianBlur(before[box], (0, 0), 1.0)
+        )
+        bar = max(self.local_threshold, 3.0 * float(np.median(diff)))
+        return float(np.max(cv2.blur(diff, (3, 3)))) < bar
+
+
+def _dist(c: Candidate, spot: tuple[float, float]) -> float:
+    return float(np.hypot(c.x - spot[0], c.y - spot[1]))

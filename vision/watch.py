@@ -196,6 +196,7 @@ class CameraWatch:
         frame, events = self._capture(t_ns, still=False)
         if frame is not None:
             self._background = frame
+            self._settle.expect(frame.image, self.analyser.coin_px(frame))
             still, more = self._capture(t_ns, still=True)
             events += more
             self._empty_still = still
