@@ -15,14 +15,14 @@ import pytest
 
 pytest.importorskip("cv2")
 
-from controller.games.heads_and_tails.events import Landed  # noqa: E402
-from vision.analyse import Analyser  # noqa: E402
-from vision.calibration import calibrate  # noqa: E402
-from vision.floor import local_scale  # noqa: E402
-from vision.locate import SettleDetector  # noqa: E402
-from vision.synth.scene import Landing, render  # noqa: E402
-from vision.synth.source import SyntheticSource  # noqa: E402
-from vision.watch import CameraWatch  # noqa: E402
+from controller.games.heads_and_tails.events import Landed
+from vision.analyse import Analyser
+from vision.calibration import calibrate
+from vision.floor import local_scale
+from vision.locate import SettleDetector
+from vision.synth.scene import Landing, render
+from vision.synth.source import SyntheticSource
+from vision.watch import CameraWatch
 
 RIG = 100103  # a tuning rig: the standard square filling a 1280x720 preview
 AT = (300.0, 1200.0)
