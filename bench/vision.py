@@ -291,7 +291,21 @@ def main() -> None:
         help="configure each rig's lens field of view (hfov_deg), as docs/vision.md advises; "
         "by default the focal length is estimated from the markers",
     )
+    parser.add_argument(
+        "--cameras",
+        type=int,
+        choices=(1, 2),
+        default=1,
+        help="2: a second floor camera too; camera 1 alone, camera 2 alone and fused "
+        "(bench/vision_pair.py)",
+    )
+    from bench import vision_pair
+
+    vision_pair.add_args(parser)
     args = parser.parse_args()
+    if args.cameras == 2:
+        vision_pair.main(args)
+        return
     results: list[Trial] = []
     angles: list[float] = []
     rigs = max(1, args.landings // args.per_rig)
