@@ -306,6 +306,8 @@ def main() -> None:
     if args.cameras == 2:
         vision_pair.main(args)
         return
+    if args.save or args.load:
+        parser.error("--save and --load are for --cameras 2")
     results: list[Trial] = []
     angles: list[float] = []
     rigs = max(1, args.landings // args.per_rig)
@@ -313,7 +315,7 @@ def main() -> None:
     for r in range(rigs):
         # (The rig as ``trials`` makes it, for where its camera is.)
         camera = Rig.make(args.seed * 1000 + r).camera.position
-        for t in trials(args.seed * 1000 + r, args.per_rig, fov=args.hfov):
+        for t in trials(args.seed * 1000 + r, args.per_rig, cleet=args.cleet, fov=args.hfov):
             results.append(t)
             angles.append(view_angle(camera, t.landing.x_mm, t.landing.y_mm))
     print(f"{len(results)} landings on {rigs} rigs in {time.perf_counter() - start:.0f} s\n")

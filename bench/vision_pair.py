@@ -129,7 +129,7 @@ def add_args(parser: argparse.ArgumentParser) -> None:
         "--cleet",
         type=float,
         default=0.2,
-        help="the share of cleets (default 0.2, as bench.vision)",
+        help="the share of landings that are cleets (default 0.2)",
     )
     parser.add_argument("--save", default="", help="two cameras: keep every observation in FILE")
     parser.add_argument(
