@@ -291,7 +291,23 @@ def main() -> None:
         help="configure each rig's lens field of view (hfov_deg), as docs/vision.md advises; "
         "by default the focal length is estimated from the markers",
     )
+    parser.add_argument(
+        "--cameras",
+        type=int,
+        choices=(1, 2),
+        default=1,
+        help="2: a second floor camera too; camera 1 alone, camera 2 alone and fused "
+        "(bench/vision_pair.py)",
+    )
+    from bench import vision_pair
+
+    vision_pair.add_args(parser)
     args = parser.parse_args()
+    if args.cameras == 2:
+        vision_pair.main(args)
+        return
+    if args.save or args.load:
+        parser.error("--save and --load are for --cameras 2")
     results: list[Trial] = []
     angles: list[float] = []
     rigs = max(1, args.landings // args.per_rig)
@@ -299,7 +315,7 @@ def main() -> None:
     for r in range(rigs):
         # (The rig as ``trials`` makes it, for where its camera is.)
         camera = Rig.make(args.seed * 1000 + r).camera.position
-        for t in trials(args.seed * 1000 + r, args.per_rig, fov=args.hfov):
+        for t in trials(args.seed * 1000 + r, args.per_rig, cleet=args.cleet, fov=args.hfov):
             results.append(t)
             angles.append(view_angle(camera, t.landing.x_mm, t.landing.y_mm))
     print(f"{len(results)} landings on {rigs} rigs in {time.perf_counter() - start:.0f} s\n")

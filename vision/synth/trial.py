@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 import numpy as np
 
 from vision.analyse import Analyser, Settings, reference_crop
 from vision.calibration import calibrate
+from vision.fuse import fuse
 from vision.model import Frame, Image, Observation, VisionError
 from vision.references import References
 from vision.synth.art import CoinDesign
@@ -121,15 +122,34 @@ def prepared(
     markers)."""
     rig = Rig.make(rig_seed, coin_px=coin_px)
     rng = np.random.default_rng(rig_seed + 7919)
+    design = CoinDesign.make(rig_seed + 104729)
+    return _ready(rig, rng, design, settings, fov)
+
+
+def _ready(
+    rig: Rig, rng: np.random.Generator, design: CoinDesign, settings: Settings | None, fov: bool
+) -> Prepared:
+    """One camera made ready: calibrated from its own rendered empty floor,
+    the coin registered through its own view, its empty preview."""
     empty = render(rig, None, None, seed=int(rng.integers(1 << 30)))
     hfov = rig.camera.hfov_deg if fov else None
     analyser = Analyser(
         calibrate(empty, rig.layout, hfov_deg=hfov), settings=settings or Settings()
     )
-    design = CoinDesign.make(rig_seed + 104729)
     analyser.references = register(analyser, rig, design, empty, rng)
     background = render(rig, None, None, seed=int(rng.integers(1 << 30)))
     return Prepared(rig, rng, analyser, design, background)
+
+
+def second_camera(
+    first: Prepared, rig_seed: int, settings: Settings | None = None, fov: bool = False
+) -> Prepared:
+    """The second camera of ``first``'s table (``Rig.other_view(rig_seed)``),
+    made ready as the first is (its own calibration and registration, the
+    same coin), on its own random stream: the first camera's landings are
+    those of a one-camera run."""
+    rig = first.rig.other_view(rig_seed)
+    return _ready(rig, np.random.default_rng([rig_seed, 3]), first.design, settings, fov)
 
 
 def trials(
@@ -144,16 +164,56 @@ def trials(
 ) -> Iterator[Trial]:
     """``count`` landings on one random rig with one random coin (``fov``: as
     :func:`prepared`)."""
-    rig, rng, analyser, design, background = prepared(rig_seed, coin_px, settings, fov)
+    ready = prepared(rig_seed, coin_px, settings, fov)
     for _ in range(count):
-        land = Landing.make(rng, rig.layout, cleet=cleet, near_line=near_line)
-        preview = render(rig, design, land, seed=int(rng.integers(1 << 30)))
-        seed = int(rng.integers(1 << 30))
-        window = still_window(rig, land, rng)
-        still = render(rig, design, land, seed=seed, still=True, window=window)
-        empty_still = render(rig, None, None, seed=seed + 1, still=True, window=window)
+        land = Landing.make(ready.rng, ready.rig.layout, cleet=cleet, near_line=near_line)
+        yield seen(ready, land)
+
+
+def seen(ready: Prepared, land: Landing) -> Trial:
+    """``land`` rendered by one camera (preview, still window, the empty
+    floor's still in that window, each with noise drawn from the camera's
+    stream) and analysed by that camera's analyser."""
+    rig, rng, analyser, design, background = ready
+    preview = render(rig, design, land, seed=int(rng.integers(1 << 30)))
+    seed = int(rng.integers(1 << 30))
+    window = still_window(rig, land, rng)
+    still = render(rig, design, land, seed=seed, still=True, window=window)
+    empty_still = render(rig, None, None, seed=seed + 1, still=True, window=window)
+    start = time.perf_counter()
+    obs = analyser.analyse(preview, still, background, empty_still)
+    took = time.perf_counter() - start
+    clearance = rig.layout.in_out_clearance(land.x_mm, land.y_mm, land.diameter_mm / 2)
+    return Trial(land, land.truth(rig.layout), clearance, obs, took, analyser.calibration.rms_mm)
+
+
+class Pair(NamedTuple):
+    """One landing seen by two cameras: each camera's trial and the fused one
+    (its ``seconds`` both analyses and the fuse, one after the other)."""
+
+    first: Trial
+    second: Trial
+    fused: Trial
+
+
+def pair_trials(
+    rig_seed: int,
+    count: int,
+    *,
+    settings: Settings | None = None,
+    cleet: float = 0.2,
+    near_line: float = 0.3,
+    fov: bool = False,
+) -> Iterator[Pair]:
+    """``count`` landings on one random rig seen by two cameras: the first
+    exactly as :func:`trials` (same rig, landings and renders), the second
+    :func:`second_camera`; the fused observation ``vision.fuse.fuse``'s."""
+    one = prepared(rig_seed, None, settings, fov)
+    two = second_camera(one, rig_seed, settings, fov)
+    for _ in range(count):
+        land = Landing.make(one.rng, one.rig.layout, cleet=cleet, near_line=near_line)
+        first, second = seen(one, land), seen(two, land)
         start = time.perf_counter()
-        obs = analyser.analyse(preview, still, background, empty_still)
-        took = time.perf_counter() - start
-        clearance = rig.layout.in_out_clearance(land.x_mm, land.y_mm, land.diameter_mm / 2)
-        yield Trial(land, land.truth(rig.layout), clearance, obs, took, analyser.calibration.rms_mm)
+        obs = fuse([first.observation, second.observation])
+        took = first.seconds + second.seconds + time.perf_counter() - start
+        yield Pair(first, second, replace(first, observation=obs, seconds=took))
