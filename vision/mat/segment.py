@@ -47,7 +47,7 @@ def colour_masks(image: NDArray[np.uint8], region: Mask) -> dict[Colour, Mask]:
     chroma = np.asarray(cv2.multiply(sat, val, scale=1 / 255), np.uint8)
     strong = cv2.bitwise_and(np.asarray(chroma > CHROMA_MIN, np.uint8),
                              region[y0 : y0 + h, x0 : x0 + w])  # fmt: skip
-    code = np.asarray(cv2.multiply(cv2.LUT(hue, _HUE_CODE), strong), np.uint8)  # a bit per colour
+    code = np.asarray(cv2.multiply(cv2.LUT(hue, HUE_CODE), strong), np.uint8)  # a bit per colour
     for k, c in enumerate(COLOURS):
         out[c][y0 : y0 + h, x0 : x0 + w] = ((code & np.uint8(1 << k)) > 0) * np.uint8(255)
     return out
@@ -61,7 +61,7 @@ def _hue_code() -> NDArray[np.uint8]:
     return lut
 
 
-_HUE_CODE = _hue_code()
+HUE_CODE = _hue_code()
 """Hue (0-180) to a bit per colour whose band holds it."""
 
 

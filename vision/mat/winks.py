@@ -14,7 +14,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from controller.games.tiddlywinks.geometry import Colour
-from vision.mat import onefit, relations, resize, rings
+from vision.mat import faint, onefit, relations, resize, rings
 from vision.mat.camera import MatCalibration
 from vision.mat.fit import RAYS, EdgeSet, edges, fixed_all, kasa_all
 from vision.mat.hints import SHOWS
@@ -80,7 +80,8 @@ class Found:
 
 def find_winks(pic: Picture) -> Found:
     """Every wink ``pic`` shows, and which lies on which."""
-    every = colour_masks(pic.image, pic.region)
+    strong = colour_masks(pic.image, pic.region)
+    every = faint.mended(pic.image, pic.region, strong, pic.r_small_px)  # dim corners
     free = cv2.bitwise_not(pic.blocked)
     masks = {c: np.asarray(cv2.bitwise_and(m, free), np.uint8) for c, m in every.items()}
     cands = candidates(masks, pic.r_small_px)
