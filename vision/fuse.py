@@ -23,7 +23,15 @@ session 17, b-pair):
   (docs/vision.md, "ragged_hull"); on tuning seeds 100 and 110 (2,000
   landings) the class "a face read by one camera, leaning to the other"
   held 11 flat coins and 12 cleets, and the flat coins' leaning views
-  were all but one under 50 px across, the cleets' all but two over;
+  were all but one under 50 px across, the cleets' all but two over.
+  Given where the cameras are (``fuse(views, cameras=...)``), the spotter
+  decides too when a camera reads a face on it flat and every camera that
+  sees it lean sees a clear oval (:data:`CLEAR_OVAL`) that no tilted coin
+  can make while the face-reading camera sees it round
+  (:func:`explained`): an oval's ratio and direction say how far and which
+  way the coin would lean, and so what the other camera must see
+  (session 17, b-orient: false flags 8 -> 6 on tuning seeds 100, 110 and
+  140, 12 -> 11 on fresh seed 130, no cleet changed);
 - flat when every camera that found it sees it flat, or when one reads a
   face on it flat and the others leave flat or leaning open (the same
   2,000 landings: 46 flat coins, no cleet); otherwise the spotter's
