@@ -48,8 +48,9 @@ class Seen:
     fuse_seconds: float
     cameras: tuple[Place, Place] = (None, None)
     """Where each camera's calibration puts it (``Calibration.camera()``:
-    what a live table knows, not the rig's truth); saved runs from before
-    session 17 b-orient have none."""
+    what a live table knows, not the rig's truth). Runs saved before
+    session 17 b-orient do not load right: ``Observation`` has gained
+    ``axis_deg`` (pickles of slotted dataclasses are by position)."""
 
     def fused(self) -> Observation:
         """The two observations fused by the current rule."""

@@ -96,8 +96,9 @@ run 0.04-0.1 rounder than the disc's), allows nearly every tilt and way;
 below 0.7 it is more oval than a flat coin's dented silhouette reads
 (0.74-0.92, docs/vision.md), so a mismatch is the other camera's outline
 (a leaning coin's ghost round edge) and the coin leans. On tuning seeds
-100, 110 and 140 (3,000 landings) 0.8-0.85 and 0-0.7 at the low end gave
-the same calls but one cleet more to the spotter at 0.85."""
+100, 110 and 140 (3,000 landings) an upper end of 0.85 sent one cleet
+more to the spotter (0.8: none, and the same two flat coins), 0.93 two;
+a lower end of 0 made the same calls as 0.7."""
 
 ROUND_SLACK = 0.05
 """How much rounder than the disc a round view may measure
@@ -168,7 +169,11 @@ def fuse(
     *,
     cameras: Sequence[tuple[float, float, float] | None] | None = None,
 ) -> Observation:
-    """One observation from each camera's of the same landing (in camera order)."""
+    """One observation from each camera's of the same landing (in camera
+    order); ``cameras``: where each camera is, in the same order (each
+    analyser's ``calibration.camera()``, None where unknown), for asking
+    whether one tilted coin explains the views (:func:`explained`); without
+    them that is never asked."""
     if not views:
         raise ValueError("fuse needs at least one camera's observation")
     if len(views) == 1:
