@@ -31,6 +31,8 @@ import argparse
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.tilt import ellipse
+
 ROUND = 0.93
 """At or above this axis ratio a coin looks round (``Settings.round_edge``)."""
 
@@ -46,18 +48,9 @@ def axis_ratio(
 ) -> Floats:
     """The axis ratio on the floor plane of a coin at (x, y) tilted
     ``tilt_deg`` with its normal leaning towards azimuth ``toward_deg``,
-    seen from ``camera`` (floor mm and height)."""
-    t, p = np.radians(tilt_deg), np.radians(toward_deg)
-    dx, dy, dz = np.asarray(x) - camera[0], np.asarray(y) - camera[1], -camera[2]
-    # The disc's axes: u down its slope, v level; a point w goes to the
-    # floor along the ray d: w - (w_z / d_z) d. v is level, u drops sin t.
-    ux = np.cos(t) * np.cos(p) + np.sin(t) * dx / dz
-    uy = np.cos(t) * np.sin(p) + np.sin(t) * dy / dz
-    vx, vy = -np.sin(p), np.cos(p)
-    det = np.abs(ux * vy - uy * vx)
-    sq = ux * ux + uy * uy + vx * vx + vy * vy
-    root = np.sqrt(np.maximum(sq * sq - 4 * det * det, 0.0))
-    return np.asarray(np.sqrt((sq - root) / (sq + root)))
+    seen from ``camera`` (floor mm and height): ``vision.tilt.ellipse``'s,
+    which gives the major axis's direction too (``vision.fuse`` asks it)."""
+    return ellipse(tilt_deg, toward_deg, camera, x, y)[0]
 
 
 def shares(

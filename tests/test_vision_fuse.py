@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from vision.fuse import FLAT_OR_LEANING, SMALL_PX, fuse
+from vision.fuse import FLAT_OR_LEANING, NO_ONE_COIN, SMALL_PX, explained, fuse
 from vision.model import CoinFace, Observation, Posture, Zone
 
 FLAT = Observation(
@@ -124,3 +124,61 @@ def test_a_camera_that_found_nothing_leaves_it_to_the_other() -> None:
     none = fuse([lost, lost])
     assert not none.found
     assert none.reasons == ("camera 1: no coin found", "camera 2: no coin found")
+
+
+# Two cameras 2 m up, one over the coin, one 830 mm along x: a coin tilted
+# 45 degrees towards the second is a disc of ratio 0.71 to the first, its
+# major axis along y (90 degrees), and round to the second (vision.tilt).
+OVER, ASIDE = (500.0, 600.0, 2000.0), (1330.0, 600.0, 2000.0)
+READ = replace(FLAT, axis_ratio=0.97, axis_deg=30.0)
+OVAL = replace(
+    FLAT,
+    face=CoinFace.INDETERMINATE,
+    posture=Posture.LEANING,
+    coin_px=SMALL_PX + 10,
+    axis_ratio=0.75,
+    axis_deg=90.0,
+)
+
+
+def test_a_cleet_tilted_towards_the_camera_that_reads_a_face_is_a_cleet() -> None:
+    one = fuse([OVAL, READ], cameras=[OVER, ASIDE])
+    assert one.verdict == "edge", one.reasons
+    assert explained([OVAL, READ], [OVER, ASIDE]) is True
+
+
+def test_an_oval_no_tilted_coin_fits_with_a_face_read_is_the_spotters() -> None:
+    # Turned a quarter, the oval says the coin leans along y: then the
+    # second camera cannot see it round; yet it reads a face on it flat.
+    across = replace(OVAL, axis_deg=0.0)
+    for views, places in (([across, READ], [OVER, ASIDE]), ([READ, across], [ASIDE, OVER])):
+        one = fuse(views, cameras=places)
+        assert one.verdict == "indeterminate"
+        assert NO_ONE_COIN in one.reasons
+        assert fuse(views).verdict == "edge"  # without the cameras' places: as before
+
+
+def test_only_a_clear_oval_is_asked() -> None:
+    # Milder than 0.8 the oval allows nearly any tilt; more oval than 0.7
+    # no flat coin's dented silhouette reads.
+    for ratio in (0.85, 0.6):
+        across = replace(OVAL, axis_ratio=ratio, axis_deg=0.0)
+        assert fuse([across, READ], cameras=[OVER, ASIDE]).verdict == "edge"
+
+
+def test_without_a_place_or_a_direction_the_geometry_is_not_asked() -> None:
+    across = replace(OVAL, axis_deg=0.0)
+    assert fuse([across, READ], cameras=[OVER, None]).verdict == "edge"
+    assert explained([replace(across, axis_deg=None), READ], [OVER, ASIDE]) is None
+    assert fuse([replace(across, axis_deg=None), READ], cameras=[OVER, ASIDE]).verdict == "edge"
+
+
+def test_a_small_leaning_view_is_still_the_spotters_with_the_cameras_places() -> None:
+    small = replace(OVAL, coin_px=SMALL_PX - 1)
+    one = fuse([small, READ], cameras=[OVER, ASIDE])
+    assert one.verdict == "indeterminate" and FLAT_OR_LEANING in one.reasons
+
+
+def test_the_cameras_places_are_one_a_view() -> None:
+    with pytest.raises(ValueError):
+        fuse([OVAL, READ], cameras=[OVER])

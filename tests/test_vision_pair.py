@@ -1,7 +1,8 @@
 """Two floor cameras on rendered landings: the second camera's own
 calibration and registration, and what the pair decides that one camera
-cannot. The landings are tuning rigs' (110005, 110006: seed 110 of
-``bench.vision --cameras 2 --cleet 0.5``), rendered again here."""
+cannot. The landings are tuning rigs' (110005, 110006, 110002: seed 110
+of ``bench.vision --cameras 2 --cleet 0.5``; 100001: seed 100), rendered
+again here."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ import pytest
 
 cv2 = pytest.importorskip("cv2")
 
-from vision.fuse import fuse  # noqa: E402
+from bench.vision_pair import places  # noqa: E402
+from vision.fuse import NO_ONE_COIN, fuse  # noqa: E402
 from vision.model import Posture  # noqa: E402
 from vision.synth.scene import Landing  # noqa: E402
 from vision.synth.trial import (  # noqa: E402
@@ -23,6 +25,7 @@ from vision.synth.trial import (  # noqa: E402
     seen,
     trials,
 )
+from vision.tilt import ellipse  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -103,3 +106,48 @@ def test_pairs_are_fused_by_the_rule() -> None:
     pair = next(itertools.islice(pair_trials(100003, 1), 0, None))
     assert pair.fused.observation == fuse([pair.first.observation, pair.second.observation])
     assert pair.fused.seconds >= pair.first.seconds + pair.second.seconds
+
+
+def test_the_outline_says_which_way_a_leaning_coin_lies(rig5: tuple[Prepared, Prepared]) -> None:
+    # The cleet above, seen oval by camera 2: its outline's major axis on
+    # the floor is the disc's projected along camera 2's rays (the renderer
+    # turns the coin about tilt_dir_deg, so its normal leans 90 degrees
+    # before it).
+    _, two = rig5
+    land = Landing(1235.67, 749.93, "tails", 210.47, tilt_deg=30.61, tilt_dir_deg=209.35)
+    obs = seen(two, land).observation
+    ratio, axis = ellipse(
+        land.tilt_deg, land.tilt_dir_deg - 90, two.rig.camera.position, land.x_mm, land.y_mm
+    )
+    assert obs.axis_deg is not None and obs.axis_ratio is not None
+    assert abs((obs.axis_deg - float(axis) + 90) % 180 - 90) < 10
+    assert 0 <= obs.axis_ratio - float(ratio) < 0.12  # measured a little rounder
+    assert obs.summary()["axis_deg"] == round(obs.axis_deg, 1)
+
+
+def test_a_flat_coin_no_tilted_coin_explains_is_the_spotters_not_a_cleet() -> None:
+    # Tuning landing 100001#18, flat heads: camera 1 reads heads, camera 2
+    # (65 px across, not small) sees an oval of 0.75 whose direction no
+    # coin tilted so that camera 1 sees it round allows. b-pair's rule
+    # flagged it (a retake); with the cameras' places it is the spotter's.
+    pair = list(pair_trials(100001, 19))[18]
+    first, second = pair.first.observation, pair.second.observation
+    assert pair.first.truth == "heads"
+    assert (first.verdict, second.verdict) == ("heads", "edge")
+    assert second.coin_px >= 50 and second.axis_ratio is not None and second.axis_ratio < 0.8
+    assert fuse([first, second]).verdict == "edge"
+    one = fuse([first, second], cameras=places(100001, False))
+    assert one.verdict == "indeterminate"
+    assert NO_ONE_COIN in one.reasons
+
+
+def test_a_cleet_one_camera_reads_a_face_on_stays_a_cleet() -> None:
+    # Tuning landing 110002#20, a cleet tilted 43 degrees: camera 2 reads
+    # tails, camera 1 sees an oval of 0.76; one tilted coin explains both.
+    pair = list(pair_trials(110002, 21, cleet=0.5))[20]
+    first, second = pair.first.observation, pair.second.observation
+    assert pair.first.truth == "edge"
+    assert (first.verdict, second.verdict) == ("edge", "tails")
+    assert first.axis_ratio is not None and 0.7 <= first.axis_ratio <= 0.8
+    assert fuse([first, second], cameras=places(110002, False)).verdict == "edge"
+    assert fuse([first, second]).verdict == "edge"

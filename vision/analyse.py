@@ -372,6 +372,8 @@ class Analyser:
             y_mm=cy,
             coin_px=coin_px,
             axis_ratio=outline.ratio,
+            # The crop is the floor plane, x and y as the floor's (floor_point).
+            axis_deg=outline.angle_deg % 180.0,
         )
         why = [*reasons, posed.note] if posed.note else list(reasons)
         clearance = self.calibration.layout.in_out_clearance(cx, cy, s.coin_diameter_mm / 2)

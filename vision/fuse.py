@@ -23,7 +23,15 @@ session 17, b-pair):
   (docs/vision.md, "ragged_hull"); on tuning seeds 100 and 110 (2,000
   landings) the class "a face read by one camera, leaning to the other"
   held 11 flat coins and 12 cleets, and the flat coins' leaning views
-  were all but one under 50 px across, the cleets' all but two over;
+  were all but one under 50 px across, the cleets' all but two over.
+  Given where the cameras are (``fuse(views, cameras=...)``), the spotter
+  decides too when a camera reads a face on it flat and every camera that
+  sees it lean sees a clear oval (:data:`CLEAR_OVAL`) that no tilted coin
+  can make while the face-reading camera sees it round
+  (:func:`explained`): an oval's ratio and direction say how far and which
+  way the coin would lean, and so what the other camera must see
+  (session 17, b-orient: false flags 8 -> 6 on tuning seeds 100, 110 and
+  140, 12 -> 11 on fresh seed 130, no cleet changed);
 - flat when every camera that found it sees it flat, or when one reads a
   face on it flat and the others leave flat or leaning open (the same
   2,000 landings: 46 flat coins, no cleet); otherwise the spotter's
@@ -53,8 +61,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from vision.model import CoinFace, Observation, Posture, Zone
+from vision.tilt import Place, one_coin
 
-__all__ = ["SMALL_PX", "fuse"]
+__all__ = ["CLEAR_OVAL", "NO_ONE_COIN", "SMALL_PX", "explained", "fuse"]
 
 SMALL_PX = 50.0
 """A camera that sees the coin leaning but smaller than this across (its
@@ -79,17 +88,66 @@ def _reads_face(v: Observation) -> bool:
     return v.posture is Posture.FLAT and v.face is not CoinFace.INDETERMINATE
 
 
-def _posture(found: Sequence[Observation]) -> Posture:
-    """Flat, leaning or the spotter's, from the cameras that found the coin
-    (the rule in the module's docstring)."""
+CLEAR_OVAL = (0.7, 0.8)
+"""A leaning view whose axis ratio is in this range is asked whether one
+tilted coin explains it and the other cameras' (:func:`explained`). Above
+0.8 the oval is mild: a small tilt, or the outline's bias (measured ratios
+run 0.04-0.1 rounder than the disc's), allows nearly every tilt and way;
+below 0.7 it is more oval than a flat coin's dented silhouette reads
+(0.74-0.92, docs/vision.md), so a mismatch is the other camera's outline
+(a leaning coin's ghost round edge) and the coin leans. On tuning seeds
+100, 110 and 140 (3,000 landings) an upper end of 0.85 sent one cleet
+more to the spotter (0.8: none, and the same two flat coins), 0.93 two;
+a lower end of 0 made the same calls as 0.7."""
+
+ROUND_SLACK = 0.05
+"""How much rounder than the disc a round view may measure
+(:func:`vision.tilt.one_coin`; 0.03-0.1 gave the same calls on the tuning
+seeds)."""
+
+NO_ONE_COIN = (
+    "one camera reads a face, another sees the coin leaning, and no tilted coin"
+    " explains both outlines: flat or leaning?"
+)
+
+
+def explained(found: Sequence[Observation], places: Sequence[Place | None]) -> bool | None:
+    """Whether one tilted coin explains every camera's outline (its axis
+    ratio and direction, and where that camera is: :func:`vision.tilt.one_coin`),
+    at the cameras' mean position; None when it cannot be asked (a camera's
+    place or an outline unknown)."""
+    outlines: list[tuple[float, float, Place]] = []
+    for v, c in zip(found, places, strict=True):
+        if c is None or v.axis_ratio is None or v.axis_deg is None:
+            return None
+        outlines.append((v.axis_ratio, v.axis_deg, c))
+    xs = [v.x_mm for v in found if v.x_mm is not None]
+    ys = [v.y_mm for v in found if v.y_mm is not None]
+    if not xs or not ys:
+        return None
+    x, y = statistics.fmean(xs), statistics.fmean(ys)
+    return one_coin(outlines, x, y, round_slack=ROUND_SLACK)
+
+
+def _posture(
+    found: Sequence[Observation], places: Sequence[Place | None] | None = None
+) -> tuple[Posture, str | None]:
+    """Flat, leaning or the spotter's (with why), from the cameras that
+    found the coin and where they are (the rule in the module's docstring)."""
     leaning = [v for v in found if v.posture is Posture.LEANING]
     if leaning:
-        if any(_reads_face(v) for v in found) and all(v.coin_px < SMALL_PX for v in leaning):
-            return Posture.INDETERMINATE
-        return Posture.LEANING
+        if not any(_reads_face(v) for v in found):
+            return Posture.LEANING, None
+        if all(v.coin_px < SMALL_PX for v in leaning):
+            return Posture.INDETERMINATE, FLAT_OR_LEANING
+        lo, hi = CLEAR_OVAL
+        clear = all(v.axis_ratio is not None and lo <= v.axis_ratio <= hi for v in leaning)
+        if clear and places is not None and explained(found, places) is False:
+            return Posture.INDETERMINATE, NO_ONE_COIN
+        return Posture.LEANING, None
     if all(v.posture is Posture.FLAT for v in found) or any(_reads_face(v) for v in found):
-        return Posture.FLAT
-    return Posture.INDETERMINATE
+        return Posture.FLAT, None
+    return Posture.INDETERMINATE, None
 
 
 def _zone(zones: Sequence[Zone | None]) -> Zone | None:
@@ -106,8 +164,16 @@ def _zone(zones: Sequence[Zone | None]) -> Zone | None:
     return Zone.ON_LINE if Zone.ON_LINE in zones else zones[0]
 
 
-def fuse(views: Sequence[Observation]) -> Observation:
-    """One observation from each camera's of the same landing (in camera order)."""
+def fuse(
+    views: Sequence[Observation],
+    *,
+    cameras: Sequence[tuple[float, float, float] | None] | None = None,
+) -> Observation:
+    """One observation from each camera's of the same landing (in camera
+    order); ``cameras``: where each camera is, in the same order (each
+    analyser's ``calibration.camera()``, None where unknown), for asking
+    whether one tilted coin explains the views (:func:`explained`); without
+    them that is never asked."""
     if not views:
         raise ValueError("fuse needs at least one camera's observation")
     if len(views) == 1:
@@ -116,11 +182,12 @@ def fuse(views: Sequence[Observation]) -> Observation:
     found = [v for v in views if v.found]
     if not found:
         return Observation(found=False, reasons=_reasons(named))
-    posture = _posture(found)
-    why: list[str] = []
+    places = None
+    if cameras is not None:
+        places = [c for v, c in zip(views, cameras, strict=True) if v.found]
+    posture, doubt = _posture(found, places)
+    why = [] if doubt is None else [doubt]
     leaning = [v for v in found if v.posture is Posture.LEANING]
-    if leaning and posture is Posture.INDETERMINATE:
-        why.append(FLAT_OR_LEANING)
     zone = _zone([v.zone for v in found])
     if zone is None and any(v.zone is not None for v in found):
         why.append("the cameras disagree on in or out: the spotter's call")

@@ -99,6 +99,12 @@ class Observation:
     confidence: float = 0.0
     coin_px: float = 0.0
     axis_ratio: float | None = None
+    axis_deg: float | None = None
+    """The outline's major axis on the floor plane, degrees from the floor's
+    x axis towards its y axis, in [0, 180) (an axis has no sign); None with
+    no outline. With ``axis_ratio`` it says which way a leaning coin tilts
+    (up to the sign): ``vision.fuse`` asks whether one tilted coin explains
+    two cameras' views. Meaningless for a round outline."""
     scores: dict[str, float] = field(default_factory=dict)
     reasons: tuple[str, ...] = ()
     picture: Image | None = field(default=None, compare=False, repr=False)
@@ -146,6 +152,7 @@ class Observation:
             "confidence": round(self.confidence, 4),
             "coin_px": round(self.coin_px, 1),
             "axis_ratio": None if self.axis_ratio is None else round(self.axis_ratio, 3),
+            "axis_deg": None if self.axis_deg is None else round(self.axis_deg, 1),
             "scores": {k: round(v, 4) for k, v in self.scores.items()},
             "reasons": list(self.reasons),
         }
