@@ -32,7 +32,7 @@ from bench.vision import summarise, summarise_views, view_angle
 from vision.fuse import fuse
 from vision.model import Observation
 from vision.synth.scene import Rig
-from vision.synth.trial import Trial, pair_trials, prepared, second_camera
+from vision.synth.trial import Trial, pair_trials
 
 Place = tuple[float, float, float] | None
 
@@ -69,7 +69,6 @@ def run(seed: int, landings: int, per_rig: int, cleet: float, fov: bool = False)
         rig_seed = seed * 1000 + r
         rig = Rig.make(rig_seed)
         spots = (rig.camera.position, rig.other_view(rig_seed).camera.position)
-        where = places(rig_seed, fov)
         for pair in pair_trials(rig_seed, per_rig, cleet=cleet, fov=fov):
             x, y = pair.first.landing.x_mm, pair.first.landing.y_mm
             rest = pair.fused.seconds - pair.first.seconds - pair.second.seconds
@@ -79,19 +78,10 @@ def run(seed: int, landings: int, per_rig: int, cleet: float, fov: bool = False)
                     _bare(pair.second),
                     (view_angle(spots[0], x, y), view_angle(spots[1], x, y)),
                     rest,
-                    where,
+                    pair.cameras,
                 )
             )
     return out
-
-
-def places(rig_seed: int, fov: bool) -> tuple[Place, Place]:
-    """Where each camera of rig ``rig_seed`` is by its own calibration,
-    made again as ``pair_trials`` makes it (the same random streams: the
-    same calibrations), since its analysers stay inside it."""
-    one = prepared(rig_seed, None, None, fov)
-    two = second_camera(one, rig_seed, None, fov)
-    return one.analyser.calibration.camera(), two.analyser.calibration.camera()
 
 
 def report(seen: list[Seen]) -> None:

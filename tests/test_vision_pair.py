@@ -12,7 +12,6 @@ import pytest
 
 cv2 = pytest.importorskip("cv2")
 
-from bench.vision_pair import places  # noqa: E402
 from vision.fuse import NO_ONE_COIN, fuse  # noqa: E402
 from vision.model import Posture  # noqa: E402
 from vision.synth.scene import Landing  # noqa: E402
@@ -136,8 +135,8 @@ def test_a_flat_coin_no_tilted_coin_explains_is_the_spotters_not_a_cleet() -> No
     assert (first.verdict, second.verdict) == ("heads", "edge")
     assert second.coin_px >= 50 and second.axis_ratio is not None and second.axis_ratio < 0.8
     assert fuse([first, second]).verdict == "edge"
-    one = fuse([first, second], cameras=places(100001, False))
-    assert one.verdict == "indeterminate"
+    one = fuse([first, second], cameras=pair.cameras)
+    assert one.verdict == "indeterminate" and pair.fused.observation.verdict == "indeterminate"
     assert NO_ONE_COIN in one.reasons
 
 
@@ -149,5 +148,6 @@ def test_a_cleet_one_camera_reads_a_face_on_stays_a_cleet() -> None:
     assert pair.first.truth == "edge"
     assert (first.verdict, second.verdict) == ("edge", "tails")
     assert first.axis_ratio is not None and 0.7 <= first.axis_ratio <= 0.8
-    assert fuse([first, second], cameras=places(110002, False)).verdict == "edge"
+    assert fuse([first, second], cameras=pair.cameras).verdict == "edge"
+    assert pair.fused.observation.verdict == "edge"
     assert fuse([first, second]).verdict == "edge"

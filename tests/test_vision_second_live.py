@@ -29,8 +29,8 @@ from vision.watch import CameraWatch, SecondCamera  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "heads-and-tails-two-cameras.toml"
-# A small square, so that the coin is big in the preview and the settle
-# detector sees it land (on a 1.5 m square at 1280x720 it does not: docs/vision.md).
+# A small square, so that the coin is big in the preview (the settle detector
+# sees a coin land on a full 1.5 m square too: tests/test_vision_settle.py).
 LAYOUT = FloorLayout(180.0, 8.0, 30.0)
 SEED = 100201  # a tuning seed (rigs >= 100000)
 CONFIG = f"""[table]
@@ -276,7 +276,19 @@ def test_a_missing_second_camera_suspends_and_recovers_on_its_own(tmp_path: Path
     assert state.suspended == frozenset() and "recovered" in rulings[-1].detail
 
 
-def test_for_two_cameras_the_watch_waits_on_the_first_and_fuses_both() -> None:
+def test_for_two_cameras_the_watch_waits_on_the_first_and_fuses_both(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from vision import fuse
+    from vision import watch as watching
+
+    places: list[object] = []
+
+    def spy(views: list[object], *, cameras: object = None) -> object:
+        places.append(cameras)
+        return fuse.fuse(views, cameras=cameras)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(watching, "fuse", spy)
     first, second, watch = _pair()
     watch.start(0)
     watch.empty_floor(1)
@@ -288,6 +300,11 @@ def test_for_two_cameras_the_watch_waits_on_the_first_and_fuses_both() -> None:
     assert [name for name, _ in watch.seen] == ["first", "second"]
     assert all(obs is not None and obs.found for _, obs in watch.seen)
     assert "first: " in landed[0].evidence and "second: " in landed[0].evidence
+    # Fused knowing where each camera is (the geometry's test, vision.tilt),
+    # as bench.vision --cameras 2 measures the rule.
+    assert watch.second is not None
+    expected = [watch.analyser.calibration.camera(), watch.second.analyser.calibration.camera()]
+    assert places == [expected] and None not in expected
 
 
 FRAMES = """game = "heads-and-tails"

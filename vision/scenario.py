@@ -84,7 +84,7 @@ def parse_frame(table: Table, t_ns: int, camera: CameraSettings | None, folder: 
     from vision.watch import landed_from
 
     try:
-        obs = _observe(camera, path, None if background is None else folder / background)
+        obs, _ = _observe(camera, path, None if background is None else folder / background)
     except TablerefError as exc:
         raise table.fail("path", str(exc)) from None
     where = "" if obs.x_mm is None else f" at ({obs.x_mm:.0f}, {obs.y_mm:.0f}) mm"
@@ -101,8 +101,11 @@ def _need_vision(table: Table) -> None:
         ) from None
 
 
-def _observe(camera: CameraSettings, path: Path, background: Path | None) -> Observation:
-    """One camera's still (and its empty floor) through its analyser."""
+def _observe(
+    camera: CameraSettings, path: Path, background: Path | None
+) -> tuple[Observation, tuple[float, float, float] | None]:
+    """One camera's still (and its empty floor) through its analyser, and
+    where its calibration puts the camera."""
     from vision.analyse import Analyser
     from vision.sources import read_image, shrink
 
@@ -118,7 +121,7 @@ def _observe(camera: CameraSettings, path: Path, background: Path | None) -> Obs
     still = read_image(path)
     preview = shrink(still, analyser.calibration.size)
     empty = None if background is None else shrink(read_image(background), preview.size)
-    return analyser.analyse(preview, still, empty)
+    return analyser.analyse(preview, still, empty), analyser.calibration.camera()
 
 
 def _two(table: Table, t_ns: int, camera: CameraSettings, folder: Path) -> Landed:
@@ -139,14 +142,17 @@ def _two(table: Table, t_ns: int, camera: CameraSettings, folder: Path) -> Lande
     from vision.watch import describe_views, landed_from
 
     views: list[tuple[str, Observation | None]] = []
+    places = []
     for k, (name, cam) in enumerate((("first", camera), ("second", camera.second))):
         assert cam is not None
         empty = None if backgrounds is None else folder / backgrounds[k]
         try:
-            views.append((name, _observe(cam, folder / frames[k], empty)))
+            obs, place = _observe(cam, folder / frames[k], empty)
         except TablerefError as exc:
             raise table.fail("frames", f"the {name} camera's: {exc}") from None
-    fused = fuse([obs for _, obs in views if obs is not None])
+        views.append((name, obs))
+        places.append(place)
+    fused = fuse([obs for _, obs in views if obs is not None], cameras=places)
     return landed_from(fused, t_ns, f"{', '.join(frames)}: {describe_views(views, fused)}")
 
 

@@ -250,7 +250,11 @@ class CameraWatch:
             two = _observe(self.second.analyser, *other, self.second.background,
                            self.second.empty_still)  # fmt: skip
         self.seen = [(FIRST, obs), (SECOND, two)]
-        fused = fuse([v for _, v in self.seen if v is not None])
+        analysers = {FIRST: self.analyser, SECOND: self.second.analyser}
+        kept = [(name, v) for name, v in self.seen if v is not None]
+        fused = fuse(
+            [v for _, v in kept], cameras=[analysers[n].calibration.camera() for n, _ in kept]
+        )
         if self._evidence is not None:
             evidence = save_views(self._evidence, f"landing-{t_ns}", self.seen, fused, self._base)
         else:

@@ -194,6 +194,8 @@ class Pair(NamedTuple):
     first: Trial
     second: Trial
     fused: Trial
+    cameras: tuple[tuple[float, float, float] | None, tuple[float, float, float] | None]
+    """Where each camera's calibration puts it (what a live table knows)."""
 
 
 def pair_trials(
@@ -210,10 +212,11 @@ def pair_trials(
     :func:`second_camera`; the fused observation ``vision.fuse.fuse``'s."""
     one = prepared(rig_seed, None, settings, fov)
     two = second_camera(one, rig_seed, settings, fov)
+    cameras = (one.analyser.calibration.camera(), two.analyser.calibration.camera())
     for _ in range(count):
         land = Landing.make(one.rng, one.rig.layout, cleet=cleet, near_line=near_line)
         first, second = seen(one, land), seen(two, land)
         start = time.perf_counter()
-        obs = fuse([first.observation, second.observation])
+        obs = fuse([first.observation, second.observation], cameras=cameras)
         took = first.seconds + second.seconds + time.perf_counter() - start
-        yield Pair(first, second, replace(first, observation=obs, seconds=took))
+        yield Pair(first, second, replace(first, observation=obs, seconds=took), cameras)
