@@ -45,3 +45,30 @@ def play(
         {"at": t + 2.9, "type": "landed", "face": face},
     ]
     return out
+
+
+def live_toss(service: Any, clock: Any, floor: Any, landing: Any) -> None:
+    """Drive a live Heads & Tails service through one play whose coin is
+    ``landing`` on the synthetic ``floor`` (Go, a toss, ben calls tails,
+    the coin past the fault line), then poll the camera at 10 Hz until it
+    stops asking (the landing judged) or 4 s have passed."""
+    import json
+
+    def cmd(verb: str, **fields: object) -> None:
+        service.submit_command(verb, json.dumps({"cmd_id": verb, **fields}).encode())
+        service.step_once(0)
+
+    cmd("go")
+    clock.advance_to(clock.mono_ns() + 2 * 10**9)
+    cmd("toss", upward=True)
+    cmd("call", player="ben", call="tails")
+    clock.advance_to(clock.mono_ns() + 300_000_000)
+    cmd("fault_line")
+    floor.drop(landing)
+    for _ in range(40):  # 4 s of preview frames at 10 Hz
+        wake = service.next_wake()
+        assert wake is not None
+        clock.advance_to(wake)
+        service.step_once(0)
+        if service.camera.due() is None:
+            break

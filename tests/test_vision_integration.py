@@ -18,6 +18,7 @@ from controller.games.heads_and_tails.events import Call, Face, Go, Landed, Toss
 from controller.games.heads_and_tails.state import MatchSettings, State  # noqa: E402
 from controller.model import RulingKind  # noqa: E402
 from controller.sensors.health import HealthEvent  # noqa: E402
+from tests.helpers import live_toss  # noqa: E402
 from vision.analyse import Analyser  # noqa: E402
 from vision.calibration import Calibration, calibrate  # noqa: E402
 from vision.floor import FloorLayout  # noqa: E402
@@ -280,7 +281,6 @@ def test_the_live_service_watches_the_toss_and_journals_the_landing(
     """``tableref run`` with a ``[camera]``: after Go the empty floor is taken,
     while the toss is in the air the preview is polled, and the settled coin
     is journaled as a ``landed`` input with its evidence beside the journal."""
-    import json
 
     from controller.service import TableService
     from controller.timebase import SimClock
@@ -302,24 +302,7 @@ def test_the_live_service_watches_the_toss_and_journals_the_landing(
         service.camera.watch = CameraWatch(lambda: source, live.analyser, live._evidence,
                                            live._base)  # fmt: skip
 
-        def cmd(verb: str, **fields: object) -> None:
-            service.submit_command(verb, json.dumps({"cmd_id": verb, **fields}).encode())
-            service.step_once(0)
-
-        cmd("go")
-        clock.advance_to(clock.mono_ns() + 2 * 10**9)
-        cmd("toss", upward=True)
-        cmd("call", player="ben", call="tails")
-        clock.advance_to(clock.mono_ns() + 300_000_000)
-        cmd("fault_line")
-        source.drop(Landing(60, 110, "tails", rotation_deg=140))
-        for _ in range(40):  # 4 s of preview frames at 10 Hz
-            wake = service.next_wake()
-            assert wake is not None
-            clock.advance_to(wake)
-            service.step_once(0)
-            if service.camera.due() is None:
-                break
+        live_toss(service, clock, source, Landing(60, 110, "tails", rotation_deg=140))
         landed = [i for i in service.journal.inputs() if i.kind == "landed"]
         decided = [r for r in service.journal.rulings() if r["kind"] != "notice"]
     finally:

@@ -19,6 +19,7 @@ from controller.games.heads_and_tails.events import Landed  # noqa: E402
 from controller.games.heads_and_tails.state import MatchSettings  # noqa: E402
 from controller.model import RulingKind  # noqa: E402
 from controller.sensors.health import HealthEvent  # noqa: E402
+from tests.helpers import live_toss  # noqa: E402
 from vision.analyse import Analyser  # noqa: E402
 from vision.calibration import calibrate  # noqa: E402
 from vision.floor import FloorLayout  # noqa: E402
@@ -156,24 +157,7 @@ def test_a_landing_seen_by_both_cameras_is_one_landed_input_with_both_evidences(
         floor = service.camera.watch.link.source
         assert isinstance(floor, SyntheticSource)
 
-        def cmd(verb: str, **fields: object) -> None:
-            service.submit_command(verb, json.dumps({"cmd_id": verb, **fields}).encode())
-            service.step_once(0)
-
-        cmd("go")
-        clock.advance_to(clock.mono_ns() + 2 * 10**9)
-        cmd("toss", upward=True)
-        cmd("call", player="ben", call="tails")
-        clock.advance_to(clock.mono_ns() + 300_000_000)
-        cmd("fault_line")
-        floor.drop(Landing(60, 110, "tails", rotation_deg=140))
-        for _ in range(40):  # 4 s of preview frames at 10 Hz
-            wake = service.next_wake()
-            assert wake is not None
-            clock.advance_to(wake)
-            service.step_once(0)
-            if service.camera.due() is None:
-                break
+        live_toss(service, clock, floor, Landing(60, 110, "tails", rotation_deg=140))
         landed = [i for i in service.journal.inputs() if i.kind == "landed"]
         decided = [r for r in service.journal.rulings() if r["kind"] != "notice"]
         health = [i for i in service.journal.inputs() if i.kind == "health"]
