@@ -282,6 +282,16 @@ def landing_args(parser: argparse.ArgumentParser, seed: int, what: str) -> None:
     )
 
 
+def cleet_arg(parser: argparse.ArgumentParser) -> None:
+    """``--cleet``: the share of landings that are cleets."""
+    parser.add_argument(
+        "--cleet",
+        type=float,
+        default=0.2,
+        help="the share of landings that are cleets (default 0.2)",
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     landing_args(parser, 1, "an evaluation seed")

@@ -17,7 +17,15 @@ import math
 from collections import Counter
 from dataclasses import dataclass
 
-from bench.vision import GOAL_PX, _caught, _why, face_call, landing_args, view_angle
+from bench.vision import (
+    GOAL_PX,
+    _caught,
+    _why,
+    cleet_arg,
+    face_call,
+    landing_args,
+    view_angle,
+)
 from vision.synth.scene import Rig
 from vision.synth.trial import Trial, trials
 
@@ -106,12 +114,7 @@ def record(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     landing_args(parser, 50, "a tuning seed")
-    parser.add_argument(
-        "--cleet",
-        type=float,
-        default=0.2,
-        help="the share of landings that are cleets (default 0.2)",
-    )
+    cleet_arg(parser)
     parser.add_argument("--json", default="", help="also write every record to this file, as JSON")
     args = parser.parse_args()
     records: list[Record] = []

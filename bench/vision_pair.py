@@ -28,7 +28,7 @@ import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from bench.vision import summarise, summarise_views, view_angle
+from bench.vision import cleet_arg, summarise, summarise_views, view_angle
 from vision.fuse import fuse
 from vision.model import Observation
 from vision.synth.scene import Rig
@@ -132,13 +132,8 @@ def timing(seen: list[Seen]) -> None:
 
 
 def add_args(parser: argparse.ArgumentParser) -> None:
-    """The two-camera options (``bench.vision`` has the landing options)."""
-    parser.add_argument(
-        "--cleet",
-        type=float,
-        default=0.2,
-        help="the share of landings that are cleets (default 0.2)",
-    )
+    """The two-camera options and ``--cleet`` (``bench.vision`` has the landing options)."""
+    cleet_arg(parser)
     parser.add_argument("--save", default="", help="two cameras: keep every observation in FILE")
     parser.add_argument(
         "--load", default="", help="two cameras: fuse the observations saved in FILE again"
