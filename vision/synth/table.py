@@ -11,10 +11,8 @@ the empty floor, then each camera's preview and still of the coin at rest,
 judges each with its own analyser and fuses them.
 
 The settle detector is not run here, as it is not for an image ``frame``:
-the input is the coin at rest. (It could not be on a standard square:
-a 24 mm coin changes the detector's 320 px wide copy of a 1280x720 view of a
-1.5 m square by 4 to 15 grey levels, under its threshold of 20; see
-docs/vision.md.)
+the input is the coin at rest (the detector is measured on its own,
+``bench.vision_settle``).
 
 Deterministic: every landing renders on fresh sources (the same seeds), so a
 scenario's rulings do not depend on what ran before it in the process.
