@@ -145,6 +145,7 @@ class LiveCamera:
         self.watch.link.drop()
         if self.watch.second is not None:
             self.watch.second.link.drop()
+        self.watch.close()
 
 
 def _analyser(settings: CameraSettings, where: str) -> Analyser:

@@ -5,7 +5,9 @@ fused with the first's, its evidence kept, its faults reported on their own."""
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -274,6 +276,16 @@ def test_for_two_cameras_the_watch_waits_on_the_first_and_fuses_both(
 
     monkeypatch.setattr(watching, "fuse", spy)
     first, second, watch = _pair()
+    assert watch.second is not None
+    threads: dict[str, str] = {}
+    for name, analyser in (("first", watch.analyser), ("second", watch.second.analyser)):
+        judge = analyser.analyse
+
+        def spied(*args: Any, name: str = name, judge: Any = judge) -> Any:
+            threads[name] = threading.current_thread().name
+            return judge(*args)
+
+        monkeypatch.setattr(analyser, "analyse", spied)
     watch.start(0)
     watch.empty_floor(1)
     assert [e for t in range(2, 5) for e in watch.poll(t)] == []
@@ -286,9 +298,12 @@ def test_for_two_cameras_the_watch_waits_on_the_first_and_fuses_both(
     assert "first: " in landed[0].evidence and "second: " in landed[0].evidence
     # Fused knowing where each camera is (the geometry's test, vision.tilt),
     # as bench.vision --cameras 2 measures the rule.
-    assert watch.second is not None
     expected = [watch.analyser.calibration.camera(), watch.second.analyser.calibration.camera()]
     assert places == [expected] and None not in expected
+    # The second camera's still is judged beside the first's, on its own thread.
+    assert threads["first"] == threading.current_thread().name
+    assert threads["second"].startswith("second-camera")
+    watch.close()
 
 
 FRAMES = """game = "heads-and-tails"
