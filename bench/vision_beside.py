@@ -63,7 +63,8 @@ def main() -> None:
     seq_s, par_s = statistics.median(apart), statistics.median(beside)
     print(f"rig {args.rig}, {args.landings} landings x {args.repeat}, {os.cpu_count()} CPUs")
     print(f"one after the other (baseline): median {1000 * seq_s:.1f} ms")
-    print(f"side by side on two threads:    median {1000 * par_s:.1f} ms (ratio {par_s / seq_s:.2f})")
+    ratio = par_s / seq_s
+    print(f"side by side on two threads:    median {1000 * par_s:.1f} ms (ratio {ratio:.2f})")
     print("verdicts and positions: the same both ways")
 
 
