@@ -244,21 +244,22 @@ class SettleDetector:
         """One preview frame; True when the scene has just settled."""
         width = image.shape[1]
         size = (320, max(1, round(image.shape[0] * 320 / width)))
+        one = grey(image)
         small = (
-            np.asarray(cv2.resize(grey(image), size, interpolation=cv2.INTER_AREA), np.uint8)
+            np.asarray(cv2.resize(one, size, interpolation=cv2.INTER_AREA), np.uint8)
             if width > 320
-            else grey(image)
+            else one
         )
         last, self._last = self._last, small
         if last is None:
-            self._follow(image)
+            self._follow(one)
             return False
         change = float(np.max(cv2.blur(cv2.absdiff(small, last), (3, 3))))
         if change > self.threshold:
             self._moved, self._calm = True, 0
         else:
             self._calm += 1
-        came_to_rest = self._follow(image)
+        came_to_rest = self._follow(one)
         # While a coin-sized change is in view, it alone says when it rests:
         # a coin wobbling in place is too faint for the small copy's motion.
         calmed = self._moved and self._calm >= self.still_frames and not self._track
@@ -267,13 +268,13 @@ class SettleDetector:
             return True
         return False
 
-    def _follow(self, image: Image) -> bool:
-        """Track the change against the empty floor; whether it has now
-        stayed put for ``still_frames`` frames (and may fire)."""
+    def _follow(self, now: Image) -> bool:
+        """Track the change against the empty floor in ``now`` (the frame in
+        grey); whether it has now stayed put for ``still_frames`` frames
+        (and may fire)."""
         if self._floor is None:
             return False
-        now, before = grey(image), self._full
-        self._full = now
+        before, self._full = self._full, now
         found = changed_blobs(smoothed(now), self._floor, self._coin_px)
         if not found:
             self._track, self._armed = [], True
