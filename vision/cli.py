@@ -85,8 +85,7 @@ def _frames(camera: CameraSettings, table: CameraSettings | None = None) -> tupl
 def cmd_calibrate(args: argparse.Namespace) -> int:
     """Capture, find the corner markers, report the error in mm, save."""
     from vision.calibration import calibrate, lens_calibrate
-    from vision.floor import FloorLayout
-    from vision.sources import read_image
+    from vision.sources import layout, read_image
 
     camera, table = _cameras(args)
     lens = None
@@ -95,8 +94,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         lens = lens_calibrate([read_image(p) for p in files])
         print(f"lens: {len(files)} board images, reprojection {lens.rms_px:.2f} px")
     preview, _ = _frames(camera, table)
-    layout = FloorLayout(camera.square_mm, camera.line_mm, camera.marker_mm)
-    cal = calibrate(preview, layout, lens=lens, hfov_deg=camera.hfov_deg)
+    cal = calibrate(preview, layout(camera), lens=lens, hfov_deg=camera.hfov_deg)
     out = Path(args.out) if args.out else camera.calibration
     cal.save(out)
     w, h = cal.size
