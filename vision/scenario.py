@@ -142,7 +142,7 @@ def _two(table: Table, t_ns: int, camera: CameraSettings, folder: Path) -> Lande
     from vision.watch import describe_views, landed_from
 
     views: list[tuple[str, Observation | None]] = []
-    places = []
+    seen, places = [], []
     for k, (name, cam) in enumerate((("first", camera), ("second", camera.second))):
         assert cam is not None
         empty = None if backgrounds is None else folder / backgrounds[k]
@@ -151,8 +151,9 @@ def _two(table: Table, t_ns: int, camera: CameraSettings, folder: Path) -> Lande
         except TablerefError as exc:
             raise table.fail("frames", f"the {name} camera's: {exc}") from None
         views.append((name, obs))
+        seen.append(obs)
         places.append(place)
-    fused = fuse([obs for _, obs in views if obs is not None], cameras=places)
+    fused = fuse(seen, cameras=places)  # (a frame always gives an observation)
     return landed_from(fused, t_ns, f"{', '.join(frames)}: {describe_views(views, fused)}")
 
 
