@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 
 from controller.games.tiddlywinks.geometry import COLOURS, Colour
+from vision.locate import components
 from vision.mat.segment import HUE_CODE, Mask
 
 FELT_DIM = 120
@@ -69,8 +70,7 @@ def mended(image: np.ndarray, region: Mask, masks: dict[Colour, Mask],
         low = np.asarray(((code & np.uint8(1 << k)) > 0) | (strong[c] > 0), np.uint8)
         x, y, bw, bh = cv2.boundingRect(low)  # labelling costs by the pixel: only where it is
         low, held_px = low[y : y + bh, x : x + bw], strong[c][y : y + bh, x : x + bw] > 0
-        ltype = cv2.CV_16U if bw * bh < 4 * 65535 else cv2.CV_32S  # 8-connected: 1 in 4 at most
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(low, connectivity=8, ltype=ltype)
+        n, labels, stats, _ = components(low)  # (16-bit labels where they cannot overflow)
         area = stats[:, cv2.CC_STAT_AREA]
         held = np.bincount(labels[held_px], minlength=n)
         take = (area >= smallest) & (held < STRONG_SHARE * area)
