@@ -27,13 +27,12 @@ import numpy as np
 from controller.camera import SECOND_CAMERA_SENSOR
 from controller.games.heads_and_tails.events import Landed
 from vision.analyse import Analyser, Settings
-from vision.calibration import calibrate
 from vision.link import CameraLink
 from vision.settings import CameraSettings, SourceKind
 from vision.sources import layout
-from vision.synth.scene import Landing, render
+from vision.synth.scene import Landing
 from vision.synth.source import SyntheticSource
-from vision.synth.trial import register
+from vision.synth.trial import set_up
 from vision.watch import CameraWatch, SecondCamera
 
 
@@ -55,18 +54,13 @@ def sources(settings: CameraSettings) -> tuple[SyntheticSource, SyntheticSource 
 
 def _analyser(source: SyntheticSource, settings: CameraSettings, seed: int) -> Analyser:
     """One camera calibrated from its rendered empty floor, the coin registered."""
-    rng = np.random.default_rng([seed, 7919])
-    empty = render(source.rig, None, None, seed=int(rng.integers(1 << 30)))
-    analyser = Analyser(
-        calibrate(empty, source.rig.layout, hfov_deg=settings.hfov_deg),
-        settings=Settings(
-            coin_diameter_mm=settings.coin_diameter_mm,
-            margin=settings.margin,
-            tolerance_mm=settings.tolerance_mm,
-        ),
+    analysis = Settings(
+        coin_diameter_mm=settings.coin_diameter_mm,
+        margin=settings.margin,
+        tolerance_mm=settings.tolerance_mm,
     )
-    analyser.references = register(analyser, source.rig, source.design, empty, rng)
-    return analyser
+    rng = np.random.default_rng([seed, 7919])
+    return set_up(source.rig, rng, source.design, analysis, settings.hfov_deg)
 
 
 @functools.lru_cache(maxsize=4)

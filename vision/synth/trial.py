@@ -131,14 +131,26 @@ def _ready(
 ) -> Prepared:
     """One camera made ready: calibrated from its own rendered empty floor,
     the coin registered through its own view, its empty preview."""
-    empty = render(rig, None, None, seed=int(rng.integers(1 << 30)))
     hfov = rig.camera.hfov_deg if fov else None
-    analyser = Analyser(
-        calibrate(empty, rig.layout, hfov_deg=hfov), settings=settings or Settings()
-    )
-    analyser.references = register(analyser, rig, design, empty, rng)
+    analyser = set_up(rig, rng, design, settings or Settings(), hfov)
     background = render(rig, None, None, seed=int(rng.integers(1 << 30)))
     return Prepared(rig, rng, analyser, design, background)
+
+
+def set_up(
+    rig: Rig,
+    rng: np.random.Generator,
+    design: CoinDesign,
+    settings: Settings,
+    hfov_deg: float | None,
+) -> Analyser:
+    """One camera's analyser, as a table is set up: calibrated from its
+    rendered empty floor (the real ArUco path; ``hfov_deg``: the lens's
+    field of view, None: estimated) and the coin registered through it."""
+    empty = render(rig, None, None, seed=int(rng.integers(1 << 30)))
+    analyser = Analyser(calibrate(empty, rig.layout, hfov_deg=hfov_deg), settings=settings)
+    analyser.references = register(analyser, rig, design, empty, rng)
+    return analyser
 
 
 def second_camera(
