@@ -152,7 +152,7 @@ def _analyser(settings: CameraSettings, where: str) -> Analyser:
     """One camera's analyser: its calibration and references, the table's
     coin and margins. Raises :class:`TablerefError` naming ``where`` and the
     file when they cannot be read."""
-    from vision.analyse import Analyser, Settings
+    from vision.analyse import Analyser, settings_of
     from vision.calibration import Calibration
     from vision.model import VisionError
     from vision.references import References
@@ -161,11 +161,7 @@ def _analyser(settings: CameraSettings, where: str) -> Analyser:
         return Analyser(
             Calibration.load(settings.calibration).with_hfov(settings.hfov_deg),
             References.load(settings.references),
-            Settings(
-                coin_diameter_mm=settings.coin_diameter_mm,
-                margin=settings.margin,
-                tolerance_mm=settings.tolerance_mm,
-            ),
+            settings_of(settings),
         )
     except (OSError, ValueError, VisionError) as exc:
         camera = " --camera second" if where == "[camera.second]" else ""

@@ -40,8 +40,20 @@ from vision.posture import choose_outline as choose_outline
 from vision.posture import floor_point, near_middle, under_middle
 from vision.references import References
 from vision.rimband import by_band
+from vision.settings import CameraSettings
 from vision.shadow import far_shadow
 from vision.silhouette import changed_sliver, edge_silhouette, segment_outline
+
+
+def settings_of(camera: CameraSettings) -> Settings:
+    """The analysis settings a ``[camera]`` table gives: the coin's diameter,
+    the face's confidence margin and the in/out line tolerance."""
+    return Settings(
+        coin_diameter_mm=camera.coin_diameter_mm,
+        margin=camera.margin,
+        tolerance_mm=camera.tolerance_mm,
+    )
+
 
 MASK_STEP = 4
 """The coin is told from the empty floor at a quarter of the crop's resolution."""

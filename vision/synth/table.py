@@ -26,7 +26,7 @@ import numpy as np
 
 from controller.camera import SECOND_CAMERA_SENSOR
 from controller.games.heads_and_tails.events import Landed
-from vision.analyse import Analyser, Settings
+from vision.analyse import Analyser, settings_of
 from vision.link import CameraLink
 from vision.settings import CameraSettings, SourceKind
 from vision.sources import layout
@@ -54,13 +54,8 @@ def sources(settings: CameraSettings) -> tuple[SyntheticSource, SyntheticSource 
 
 def _analyser(source: SyntheticSource, settings: CameraSettings, seed: int) -> Analyser:
     """One camera calibrated from its rendered empty floor, the coin registered."""
-    analysis = Settings(
-        coin_diameter_mm=settings.coin_diameter_mm,
-        margin=settings.margin,
-        tolerance_mm=settings.tolerance_mm,
-    )
     rng = np.random.default_rng([seed, 7919])
-    return set_up(source.rig, rng, source.design, analysis, settings.hfov_deg)
+    return set_up(source.rig, rng, source.design, settings_of(settings), settings.hfov_deg)
 
 
 @functools.lru_cache(maxsize=4)
