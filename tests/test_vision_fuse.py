@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from vision.fuse import FLAT_OR_LEANING, NO_ONE_COIN, SMALL_PX, explained, fuse
+from vision.fuse import FLAT_OR_LEANING, MILD_ON_LINE, NO_ONE_COIN, SMALL_PX, explained, fuse
 from vision.model import CoinFace, Observation, Posture, Zone
 
 FLAT = Observation(
@@ -116,6 +116,34 @@ def test_in_or_out_must_agree() -> None:
     one = fuse([FLAT, out])
     assert one.verdict == "indeterminate" and one.zone is None
     assert fuse([out, replace(out, x_mm=510.0)]).verdict == "outside"
+
+
+def test_a_mild_oval_on_the_painted_line_against_a_face_read_is_the_spotters() -> None:
+    # On the white line a flat coin's outline reads a mild oval (0.83-0.92
+    # on tuning seeds 100-150), the shadow on white reaching past it.
+    read = replace(FLAT, zone=Zone.ON_LINE, axis_ratio=0.97, coin_px=90.0)
+    mild = replace(read, face=CoinFace.INDETERMINATE, posture=Posture.LEANING, axis_ratio=0.88)
+    for views in ([read, mild], [mild, read]):
+        one = fuse(views)
+        assert one.verdict == "indeterminate", one.reasons
+        assert MILD_ON_LINE in one.reasons
+    # where one camera sees the coin clear of the line, the two agree it is on it
+    assert fuse([replace(read, zone=Zone.INSIDE), mild]).verdict == "indeterminate"
+
+
+def test_a_mild_oval_off_the_line_or_a_clear_one_on_it_is_a_cleet() -> None:
+    read = replace(FLAT, axis_ratio=0.97, coin_px=90.0)
+    mild = replace(read, face=CoinFace.INDETERMINATE, posture=Posture.LEANING, axis_ratio=0.88)
+    assert fuse([read, mild]).verdict == "edge"  # inside, clear of the line
+    on_line = [replace(v, zone=Zone.ON_LINE) for v in (read, mild)]
+    assert fuse([on_line[0], replace(on_line[1], axis_ratio=0.75)]).verdict == "edge"
+    # the face-reading camera sees it less than round
+    assert fuse([replace(on_line[0], axis_ratio=0.91), on_line[1]]).verdict == "edge"
+    # no face read: nothing to weigh the oval against
+    unsure = replace(on_line[0], face=CoinFace.INDETERMINATE, posture=Posture.INDETERMINATE)
+    assert fuse([unsure, on_line[1]]).verdict == "edge"
+    # both cameras see it lean
+    assert fuse([on_line[1], on_line[1]]).verdict == "edge"
 
 
 def test_a_camera_that_found_nothing_leaves_it_to_the_other() -> None:
