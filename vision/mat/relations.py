@@ -29,7 +29,7 @@ from vision.mat.shows import CLEAR_MASK_MIN as CLEAR_MASK_MIN
 from vision.mat.shows import CLEAR_VOTES_MIN as CLEAR_VOTES_MIN
 from vision.mat.shows import Circle as Circle
 from vision.mat.shows import arc_darkness as arc_darkness
-from vision.mat.shows import arc_points, bleeds
+from vision.mat.shows import bleeds
 from vision.mat.shows import clear_votes as clear_votes
 from vision.mat.shows import fill as fill
 from vision.mat.shows import lens_share as lens_share
@@ -195,29 +195,16 @@ def _one_colour(pairs: list[tuple[int, int, list[int]]], on: dict[int, set[int]]
     """Order the pairs of one colour into ``on`` (after the pairs of colours
     that are clear): by a wink of another colour (``between``) on one and
     under the other (its edges and shadow on the two make the edges'
-    darkness unreliable), else by their edges (:func:`_edge_over`).
-
-    A pair whose edges both run wholly under or along third winks is
-    ordered after the others, so that a wink of its colour those put on
-    both of it is known: such a wink hides the pair's edges as one of
-    another colour does (:func:`_edge_over`'s ``foreign``), and the whole
-    edges, compared before, compared its face and shadow, not theirs
-    (session 18: fresh tuning 70106, g6 on g1 on g4, g6 over the whole of
-    both edges where g1 and g4 cross: 129 against 133 grey, g4 on g1).
-    Unlike session 13's reverted rule (a wink of the pair's colour known on
-    either hid their edges), a wink on one only, or over only one edge,
-    changes nothing."""
-    for i, j, between in sorted(pairs, key=lambda p: _edges_hidden(circ, p[0], p[1])):
+    darkness unreliable), else by their edges (:func:`_edge_over`)."""
+    for i, j, between in pairs:
         if any(k in on[i] and j in on[k] for k in between):
             i_on_top: bool | None = True
         elif any(k in on[j] and i in on[k] for k in between):
             i_on_top = False
         else:
+            foreign = [k for k, c in enumerate(colours) if c is not colours[i]
+                       and not (k in on[i] and k in on[j])]  # fmt: skip
             under_i, under_j = _reached(i, on), _reached(j, on)
-            hidden = _edges_hidden(circ, i, j)
-            foreign = [k for k, c in enumerate(colours) if k not in (i, j) and (
-                       (c is not colours[i] and not (k in on[i] and k in on[j]))
-                       or (hidden and {i, j} <= _reached(k, on)))]  # fmt: skip
             # winks under both hide neither edge, unless one of the pair is above the other
             # already (tuning seed 32323: a phantom of the crop above g4 through g3 was read
             # under it so, and the loop cost the real g3)
@@ -225,21 +212,6 @@ def _one_colour(pairs: list[tuple[int, int, list[int]]], on: dict[int, set[int]]
             i_on_top = _edge_over(grey, cal, circ, i, j, foreign, under_i | under_j, below)
         if i_on_top is not None:
             on[i if i_on_top else j].add(j if i_on_top else i)
-
-
-def _edges_hidden(circ: list[Circle], i: int, j: int) -> bool:
-    """Whether neither edge of the pair i, j runs inside the other anywhere
-    outside the plan discs of the third winks overlapping both
-    (:func:`arc_points` with no margin): both edges lie under their faces.
-    Edges running only along a third wink's rim, in its dark edge and
-    shadow, still show: compared whole they ordered fresh tuning 47711 (r1
-    on r4 under r6: 2 and 1 of the 96 points outside r6's disc) and 47947
-    right, and left open when counted hidden with :func:`arc_darkness`'s
-    0.7 mm margin; 70106's lie 0.3 mm or more inside g6's disc."""
-    a, b = circ[i], circ[j]
-    third = [c for k, c in enumerate(circ) if k not in (i, j)
-             and overlap(c, a) > 0 and overlap(c, b) > 0]  # fmt: skip
-    return not (len(arc_points(a, b, third, 0.0)) or len(arc_points(b, a, third, 0.0)))
 
 
 def _edge_over(grey: NDArray[np.uint8], cal: MatCalibration, circ: list[Circle], i: int,

@@ -260,17 +260,6 @@ def arc_darkness(grey: NDArray[np.uint8], cal: MatCalibration, a: Circle, b: Cir
     """The grey on a's edge where it runs inside b (darker: a's edge is
     seen), less where it runs under or along any of ``others`` (empty:
     nowhere)."""
-    ring = arc_points(a, b, others)
-    if not len(ring):
-        return np.zeros(0)
-    return np.asarray(sample(grey, cal.to_pixels(ring, a[3])), np.float64)
-
-
-def arc_points(a: Circle, b: Circle, others: Sequence[Circle] = (),
-               along_mm: float = 0.7) -> NDArray[np.float64]:  # fmt: skip
-    """The points (mat mm, 0.1 mm past a's rim, 96 to the turn) of a's edge
-    that :func:`arc_darkness` samples: those inside b, less those under or
-    along (within ``along_mm`` of the rim) any of ``others``."""
     ang = np.linspace(0, 2 * math.pi, 96, endpoint=False)
     ring = np.column_stack([a[0] + (a[2] + 0.1) * np.cos(ang), a[1] + (a[2] + 0.1) * np.sin(ang)])
     inside = np.hypot(ring[:, 0] - b[0], ring[:, 1] - b[1]) < b[2] - 1.0
@@ -278,5 +267,7 @@ def arc_points(a: Circle, b: Circle, others: Sequence[Circle] = (),
     # falls on the faces below it (session 15: judged at its face's height, as clear_of
     # judges a face, fresh tuning 54274's r3 on r1 under b6 was left open)
     for o in others:
-        inside &= np.hypot(ring[:, 0] - o[0], ring[:, 1] - o[1]) > o[2] + along_mm
-    return ring[inside]
+        inside &= np.hypot(ring[:, 0] - o[0], ring[:, 1] - o[1]) > o[2] + 0.7
+    if not inside.any():
+        return np.zeros(0)
+    return np.asarray(sample(grey, cal.to_pixels(ring[inside], a[3])), np.float64)
