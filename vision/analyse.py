@@ -36,8 +36,8 @@ from vision.locate import Candidate, find_changed, find_circles, find_slivers
 from vision.model import CoinFace, Frame, Image, Observation, Posture, Zone
 from vision.posture import Posed as _Posed
 from vision.posture import Settings as Settings
+from vision.posture import by_edges, floor_point, near_middle, under_middle
 from vision.posture import choose_outline as choose_outline
-from vision.posture import floor_point, near_middle, under_middle
 from vision.references import References
 from vision.rimband import by_band
 from vision.settings import CameraSettings
@@ -204,6 +204,9 @@ class Analyser:
                 return self._judge(still, nx, ny, reasons, background, empty_still, again=True)
             hull = None if segmented is None or shape is not found else segmented.hull
             posed = self._by_silhouette(edge, shape, faceless, hull)
+            if posed is not None:
+                edges = functools.partial(self._edges_silhouette, crop, empty_still, x, y, half)
+                posed = by_edges(posed, edges, self.settings)
         else:
             posed = self._by_change(crop, edge, background, x, y, half)
         if posed is None:

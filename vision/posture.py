@@ -10,6 +10,7 @@ True
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from vision.coinface import Ellipse
@@ -23,7 +24,7 @@ class Posed:
     outline: Ellipse
     posture: Posture
     note: str = ""
-    """Why a coin was ruled leaning against its outline's say, for the reasons."""
+    """Why a coin was ruled otherwise than its outline says, for the reasons."""
     doubt: str = ""
     """Why flat or leaning is the spotter's call, when it is."""
 
@@ -157,6 +158,34 @@ def choose_outline(
         or (edge.ratio >= settings.round_edge and shape.ratio < settings.flat_silhouette)
     )
     return shape, unsure
+
+
+def by_edges(posed: Posed, edges: Callable[[], Ellipse | None], settings: Settings) -> Posed:
+    """``posed``, unless it is leaning by its outline alone (no ``note``)
+    while the convex hull of the coin's new sharp edges (``edges()``, asked
+    only then: :func:`~vision.silhouette.edge_silhouette`) is as round as a
+    flat coin's silhouette (``flat_silhouette``): then flat, outlined by
+    that hull. On the white line a grey or dim part of a flat coin is
+    darker than the tape by one factor, as a shadow is, so the silhouette
+    against the empty still loses it (dented: 0.83-0.92) or is none, and
+    the edge fit merges with the coin's shadow on the tape; the coin's own
+    sharp edges still run round it. A leaning coin's edges are as oval as
+    it is (its shadow's edge is soft). The shadow and the rim band are
+    asked after, as for any coin that looks flat.
+
+    >>> s, oval = Settings(), Ellipse(100, 100, 96, 82, 0)
+    >>> by_edges(Posed(oval, Posture.LEANING), lambda: Ellipse(100, 100, 98, 95, 0), s).posture
+    <Posture.FLAT: 'flat'>
+    >>> by_edges(Posed(oval, Posture.LEANING), lambda: Ellipse(100, 100, 96, 88, 0), s).posture
+    <Posture.LEANING: 'leaning'>
+    """
+    if posed.posture is not Posture.LEANING or posed.note:
+        return posed
+    hull = edges()
+    if hull is None or hull.ratio < settings.flat_silhouette:
+        return posed
+    note = f"outline {posed.outline.ratio:.2f}, its sharp edges {hull.ratio:.2f}: flat"
+    return Posed(hull, Posture.FLAT, note=note)
 
 
 def band_offset(edge: Ellipse, shape: Ellipse, toward: float, ppm: float) -> float:
