@@ -191,11 +191,18 @@ class Analyser:
 
         if empty_still is not None and not self._clean(edge, faceless) and halves.covered:
             # (``covered``: a windowed still may not cover the crop.)
+            floor = empty_still
+
+            @functools.cache
+            def sharp() -> Ellipse | None:
+                # (The hull of the coin's new sharp edges: asked at most once a look.)
+                return self._edges_silhouette(crop, floor, x, y, half)
+
             segmented = halves.segmented
             found = None if segmented is None else segmented.fit
             if found is None and (edge is None or edge.ratio >= CLEAN):
                 # (A clean circle looked past: a blob larger than a coin.)
-                found = self._edges_silhouette(crop, empty_still, x, y, half)
+                found = sharp()
             shape = near_middle(found, crop, self.settings.crop_px)
             if found is not None and shape is None and not again:
                 # The preview located the coin with its shadow: look again
@@ -205,8 +212,7 @@ class Analyser:
             hull = None if segmented is None or shape is not found else segmented.hull
             posed = self._by_silhouette(edge, shape, faceless, hull)
             if posed is not None:
-                edges = functools.partial(self._edges_silhouette, crop, empty_still, x, y, half)
-                posed = by_edges(posed, edges, self.settings)
+                posed = by_edges(posed, sharp, self.settings)
         else:
             posed = self._by_change(crop, edge, background, x, y, half)
         if posed is None:
