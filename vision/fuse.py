@@ -150,10 +150,11 @@ def explained(found: Sequence[Observation], places: Sequence[Place | None]) -> b
 
 
 def _posture(
-    found: Sequence[Observation], places: Sequence[Place | None] | None = None
+    found: Sequence[Observation], zone: Zone | None, places: Sequence[Place | None] | None = None
 ) -> tuple[Posture, str | None]:
     """Flat, leaning or the spotter's (with why), from the cameras that
-    found the coin and where they are (the rule in the module's docstring)."""
+    found the coin, the zone they agree on (:func:`_zone`) and where they
+    are (the rule in the module's docstring)."""
     leaning = [v for v in found if v.posture is Posture.LEANING]
     if leaning:
         if not any(_reads_face(v) for v in found):
@@ -168,7 +169,7 @@ def _posture(
         round_face = any(
             _reads_face(v) and v.axis_ratio is not None and v.axis_ratio >= ROUND for v in found
         )
-        if mild and round_face and _zone([v.zone for v in found]) is Zone.ON_LINE:
+        if mild and round_face and zone is Zone.ON_LINE:
             return Posture.INDETERMINATE, MILD_ON_LINE
         return Posture.LEANING, None
     if all(v.posture is Posture.FLAT for v in found) or any(_reads_face(v) for v in found):
@@ -211,10 +212,10 @@ def fuse(
     places = None
     if cameras is not None:
         places = [c for v, c in zip(views, cameras, strict=True) if v.found]
-    posture, doubt = _posture(found, places)
+    zone = _zone([v.zone for v in found])
+    posture, doubt = _posture(found, zone, places)
     why = [] if doubt is None else [doubt]
     leaning = [v for v in found if v.posture is Posture.LEANING]
-    zone = _zone([v.zone for v in found])
     if zone is None and any(v.zone is not None for v in found):
         why.append("the cameras disagree on in or out: the spotter's call")
     xs = [v.x_mm for v in found if v.x_mm is not None]
