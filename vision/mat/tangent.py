@@ -1,0 +1,153 @@
+"""A 16 mm wink fitted as a 22 mm circle internally tangent to its arc.
+
+A partial fit's size is chosen from its edge points (how many each size
+holds, or how closely it fits them), and where the points cover only part
+of a 16 mm wink's rim a 22 mm circle through them, about 3 mm off (11 - 8),
+can win: the wink is read at the wrong size and place, or a second,
+false wink of its colour is added beside it (session 18's class B).
+
+What tells them apart is the picture, not the points: a real wink shows
+its own dark edge (its side wall and the shadow line under its rim) all
+along the part of its rim that nothing lies over; a 22 mm circle that is
+really a 16 mm wink's arc seen at the wrong radius shows it only where it
+runs along that arc, and where it leaves the small wink's disc it runs over
+mat or a lower wink's face, with no edge. :func:`edge_share` measures this
+with :mod:`vision.mat.rings`' samplers (the dark band just past the rim,
+darker than the faces sampled either side clear of the blur).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+
+import numpy as np
+from numpy.typing import NDArray
+
+from controller.games.tiddlywinks.geometry import Colour
+from vision.mat import rings
+from vision.mat.camera import MatCalibration
+from vision.mat.fit import EdgeSet, fixed_all
+from vision.mat.layout import WINK_THICKNESS_MM
+from vision.mat.segment import Mask
+from vision.mat.shows import Circle
+from vision.mat.voting import VOTED_MM, held
+from vision.mat.wink_fit import Fit
+
+N_ANGLES = 96
+"""Points round a rim (about one every 0.7 mm of a 22 mm wink's)."""
+NEAR_RIM_MM = 1.0
+"""A rim point any of whose samples lies within this of another wink's dark
+edge is not looked at (that edge would show as this circle's)."""
+DARK = 0.15
+"""A rim point shows a dark band where it is darker than the darker of the
+faces either side by this share of their grey (a real wink's edge on a face
+of its colour in the face channel: 0.03-0.24 at p10-p90 on tuning seeds
+72367, 73966, 64887)."""
+OFF_MM = (2.0, 4.5)
+"""How far the 16 mm circle through a 22 mm fit's points may lie from it:
+internally tangent circles lie 11 - 8 = 3 mm apart; session 18 found the
+misfits 2.4-3.9 mm off."""
+MIN_POINTS = 12
+"""Each circle's share is taken only over this many rim points or more."""
+NO_EDGE = 0.35
+"""A 22 mm fit whose rim shows its edge round no more than this share of
+the points looked at may be a misfit (tuning seeds 69000-69399: 4 of 1607
+partial 22 mm fits of real winks showed so little, each where the 16 mm
+circle through its points showed no more; the misfits kept as winks
+showed 0.00-0.33)."""
+MARGIN = 0.15
+"""It is one where the 16 mm circle shows its edge round this much more of
+its rim (a share): on tuning seeds 69000-69399 the 16 mm circles showed
+0.16-0.48 more round misfits (and 0.02 on one not cured), at most 0.04 more
+round the real winks under :data:`NO_EDGE`."""
+
+
+def retake(cal: MatCalibration, image: NDArray[np.uint8], grey: NDArray[np.uint8],
+           masks: dict[Colour, Mask], es: EdgeSet,
+           fits: list[Fit]) -> tuple[EdgeSet, list[Fit]]:  # fmt: skip
+    """``fits`` with each partial 22 mm fit replaced by the 16 mm circle
+    through its edge points (those of its colour's candidates that lie on it),
+    where that lies :data:`OFF_MM` from it and shows its edge round
+    :data:`MARGIN` more of its rim (:func:`edge_share`): a 16 mm wink's arc
+    fitted at the wrong size. The edge set's row narrowed to the new
+    circle's points (so that the lift refits it alike). A 22 mm second
+    circle beside the 16 mm fit of that wink becomes a copy of it, which
+    :func:`~vision.mat.onefit.dedupe` drops.
+
+    Made on tuning seeds 72367 (b5, 16 mm, under b1 on b6, all blue:
+    a 22 mm fit 3.5 mm off), 73966 (b3 under r3 on b4: a 22 mm second
+    circle 2.9 mm off) and 64887 (g6 on g5 on g1: 3.1 mm off, the top
+    wink read at the wrong size)."""
+    at = [i for i, f in enumerate(fits) if f.size == 22 and not f.whole]
+    if not at:
+        return es, fits
+    pts = cal.to_mat(es.points.reshape(-1, 2), WINK_THICKNESS_MM).reshape(es.points.shape)
+    colour = np.array([c.colour.value for c in es.cands])
+    out = list(fits)
+    keep = es.ok
+    for i in at:
+        f = fits[i]
+        mine = es.ok & (colour == f.colour.value)[:, None]
+        mine &= np.abs(np.hypot(pts[..., 0] - f.x, pts[..., 1] - f.y) - 11.0) < VOTED_MM
+        if mine.sum() < 8:
+            continue
+        x, y, n, rms = fixed_all(pts[mine][None], np.ones((1, int(mine.sum())), bool),
+                                 np.array([[f.x, f.y]]), 8.0)  # fmt: skip
+        off = math.hypot(float(x[0]) - f.x, float(y[0]) - f.y)
+        if n[0] < 8 or not OFF_MM[0] <= off <= OFF_MM[1]:
+            continue
+        alt = Fit(f.colour, 16, float(x[0]), float(y[0]), float(rms[0]), False, f.row, f.depth,
+                  f.blob)  # fmt: skip
+        rest = [o.circle() for o in fits if not _same(o, f) and not _same(o, alt)]
+        face = rings.face_channel(image, grey, f.colour)
+        big, nb = edge_share(face, masks[f.colour], cal, f.circle(), rest)
+        small, ns = edge_share(face, masks[f.colour], cal, alt.circle(), rest)
+        if min(nb, ns) < MIN_POINTS or big > NO_EDGE or small - big < MARGIN:
+            continue
+        out[i] = alt
+        if f.row >= 0:
+            if keep is es.ok:
+                keep = es.ok.copy()
+            keep[f.row] &= held(pts[f.row], alt)
+    return (es if keep is es.ok else EdgeSet(es.cands, es.points, keep)), out
+
+
+def _same(o: Fit, f: Fit) -> bool:
+    """Whether ``o`` is ``f`` or another fit of its circle (its rim would
+    hide ``f``'s)."""
+    return o.colour is f.colour and o.size == f.size and math.hypot(o.x - f.x, o.y - f.y) < 1.5
+
+
+def edge_share(face: NDArray[np.uint8], mask: NDArray[np.uint8], cal: MatCalibration,
+               c: Circle, others: Sequence[Circle] = ()) -> tuple[float, int]:  # fmt: skip
+    """Of the points round ``c``'s rim whose samples lie clear of the
+    edges of ``others``, the share that shows an edge, and how many were clear. A
+    point shows one where its colour (``mask``) is inside the rim and not
+    outside (a face on mat or on a wink of another colour), or where the
+    band just past the rim is darker than the faces either side by
+    :data:`DARK` of their level in ``face`` (the wink's face channel: a
+    face on a wink of its colour)."""
+    mid = c[2] + rings.EDGE_MM
+    inner = [mid - d for d in rings.INNER_MM]
+    band = [mid + d for d in rings.BAND_MM]
+    outer = [mid + d for d in rings.OUTER_MM]
+    offs = rings._offsets(N_ANGLES, (*inner, *band, *outer))
+    centre = np.array([[c[0], c[1]]])
+    ok = np.ones((1, N_ANGLES), bool)
+    for k in range(len(offs)):
+        x, y = (centre[:, None, axis] + offs[k, None, :, axis] for axis in (0, 1))
+        for o in others:
+            ok &= np.abs(np.hypot(x - o[0], y - o[1]) - o[2] - rings.EDGE_MM) >= NEAR_RIM_MM
+    lower = (c[0], c[1], c[2], c[3] - WINK_THICKNESS_MM)  # sampled at c's face height
+    g = rings._sample(face, cal, lower, centre, offs)[:, 0, :]
+    m = rings._sample(mask, cal, lower, centre, offs)[:, 0, :]
+    ends = np.cumsum([0, len(inner), len(band), len(outer)])
+    face_in, ring, face_out = (g[i:j].mean(axis=0) for i, j in itertools.pairwise(ends))
+    side = np.minimum(face_in, face_out)
+    dark = (side - ring) / np.maximum(side, 1.0)
+    step = (m[: ends[1]].min(axis=0) > 127) & (m[ends[2] :].max(axis=0) < 128)
+    shown = step | (dark >= DARK)
+    n = int(ok.sum())
+    return (float(shown[ok[0]].mean()) if n else 0.0), n
