@@ -49,6 +49,13 @@ OFF_MM = (2.0, 4.5)
 """How far the 16 mm circle through a 22 mm fit's points may lie from it:
 internally tangent circles lie 11 - 8 = 3 mm apart; session 18 found the
 misfits 2.4-3.9 mm off."""
+SIZES = (22,)
+"""The sizes of fits checked: a 16 mm fit can be a 22 mm wink's arc too (6
+of the 12 false winks of tuning seeds 69000-70999), but there the shares
+do not part: of 2792 partial fits of real 16 mm winks on seeds
+69000-69399, 295 showed their edge round 0.6 of their rim or less (a 16 mm
+rim runs more of its length near other winks' edges), and the misfits
+0.33-0.56."""
 MIN_POINTS = 12
 """Each circle's share is taken only over this many rim points or more."""
 NO_EDGE = 0.35
@@ -80,31 +87,41 @@ def retake(cal: MatCalibration, image: NDArray[np.uint8], grey: NDArray[np.uint8
     a 22 mm fit 3.5 mm off), 73966 (b3 under r3 on b4: a 22 mm second
     circle 2.9 mm off) and 64887 (g6 on g5 on g1: 3.1 mm off, the top
     wink read at the wrong size)."""
-    at = [i for i, f in enumerate(fits) if f.size == 22 and not f.whole]
+    at = [i for i, f in enumerate(fits) if f.size in SIZES and not f.whole]
     if not at:
         return es, fits
     pts = cal.to_mat(es.points.reshape(-1, 2), WINK_THICKNESS_MM).reshape(es.points.shape)
     colour = np.array([c.colour.value for c in es.cands])
-    out = list(fits)
-    keep = es.ok
+    ons = []  # each fit's points: its colour's edge points on its circle
     for i in at:
         f = fits[i]
         mine = es.ok & (colour == f.colour.value)[:, None]
-        mine &= np.abs(np.hypot(pts[..., 0] - f.x, pts[..., 1] - f.y) - 11.0) < VOTED_MM
-        if mine.sum() < 8:
+        ons.append(pts[mine & (np.abs(np.hypot(pts[..., 0] - f.x, pts[..., 1] - f.y) - f.size / 2)
+                               < VOTED_MM)])  # fmt: skip
+    most = max(len(p) for p in ons)
+    padded = np.zeros((len(at), most, 2))
+    ok = np.zeros((len(at), most), bool)
+    for k, p in enumerate(ons):
+        padded[k, : len(p)] = p
+        ok[k, : len(p)] = True
+    sizes = np.array([38 - fits[i].size for i in at])  # the other size
+    x, y, n, rms = fixed_all(padded, ok, np.array([[fits[i].x, fits[i].y] for i in at]), sizes / 2)
+    out = list(fits)
+    keep = es.ok
+    for k, i in enumerate(at):
+        f = fits[i]
+        off = math.hypot(float(x[k]) - f.x, float(y[k]) - f.y)
+        if len(ons[k]) < 8 or n[k] < 8 or not OFF_MM[0] <= off <= OFF_MM[1]:
             continue
-        x, y, n, rms = fixed_all(pts[mine][None], np.ones((1, int(mine.sum())), bool),
-                                 np.array([[f.x, f.y]]), 8.0)  # fmt: skip
-        off = math.hypot(float(x[0]) - f.x, float(y[0]) - f.y)
-        if n[0] < 8 or not OFF_MM[0] <= off <= OFF_MM[1]:
-            continue
-        alt = Fit(f.colour, 16, float(x[0]), float(y[0]), float(rms[0]), False, f.row, f.depth,
-                  f.blob)  # fmt: skip
+        alt = Fit(f.colour, int(sizes[k]), float(x[k]), float(y[k]), float(rms[k]), False, f.row,
+                  f.depth, f.blob)  # fmt: skip
         rest = [o.circle() for o in fits if not _same(o, f) and not _same(o, alt)]
         face = rings.face_channel(image, grey, f.colour)
-        big, nb = edge_share(face, masks[f.colour], cal, f.circle(), rest)
-        small, ns = edge_share(face, masks[f.colour], cal, alt.circle(), rest)
-        if min(nb, ns) < MIN_POINTS or big > NO_EDGE or small - big < MARGIN:
+        own, n_own = edge_share(face, masks[f.colour], cal, f.circle(), rest)
+        if n_own < MIN_POINTS or own > NO_EDGE:  # the fit shows its edge: most do
+            continue
+        other, n_other = edge_share(face, masks[f.colour], cal, alt.circle(), rest)
+        if n_other < MIN_POINTS or other - own < MARGIN:
             continue
         out[i] = alt
         if f.row >= 0:
@@ -135,11 +152,12 @@ def edge_share(face: NDArray[np.uint8], mask: NDArray[np.uint8], cal: MatCalibra
     outer = [mid + d for d in rings.OUTER_MM]
     offs = rings._offsets(N_ANGLES, (*inner, *band, *outer))
     centre = np.array([[c[0], c[1]]])
-    ok = np.ones((1, N_ANGLES), bool)
-    for k in range(len(offs)):
-        x, y = (centre[:, None, axis] + offs[k, None, :, axis] for axis in (0, 1))
-        for o in others:
-            ok &= np.abs(np.hypot(x - o[0], y - o[1]) - o[2] - rings.EDGE_MM) >= NEAR_RIM_MM
+    ok = np.ones(N_ANGLES, bool)
+    if others:  # every sample against every other rim at once
+        rims = np.array([o[:3] for o in others])[:, :, None, None]  # (others, 3, 1, 1)
+        at = offs + centre[0]  # (radii, angles, 2)
+        d = np.hypot(at[..., 0] - rims[:, 0], at[..., 1] - rims[:, 1]) - rims[:, 2]
+        ok = (np.abs(d - rings.EDGE_MM) >= NEAR_RIM_MM).all(axis=(0, 1))
     lower = (c[0], c[1], c[2], c[3] - WINK_THICKNESS_MM)  # sampled at c's face height
     g = rings._sample(face, cal, lower, centre, offs)[:, 0, :]
     m = rings._sample(mask, cal, lower, centre, offs)[:, 0, :]
@@ -150,4 +168,4 @@ def edge_share(face: NDArray[np.uint8], mask: NDArray[np.uint8], cal: MatCalibra
     step = (m[: ends[1]].min(axis=0) > 127) & (m[ends[2] :].max(axis=0) < 128)
     shown = step | (dark >= DARK)
     n = int(ok.sum())
-    return (float(shown[ok[0]].mean()) if n else 0.0), n
+    return (float(shown[ok].mean()) if n else 0.0), n
