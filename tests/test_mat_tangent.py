@@ -47,3 +47,22 @@ def test_the_top_wink_tangent_to_a_22_mm_circle_is_read_at_16_mm() -> None:
     assert sizes(obs, m) == [("g1", 22), ("g5", 16), ("g6", 16)]
     assert len(obs.winks) == 3
     assert ("g6", "g5") in seen_pairs(obs, m)
+
+
+# From tuning seed 69300: g5 (16 mm) on g1 (22 mm) on g6 (16 mm), all green.
+# Besides g5's own fit, a 22 mm circle 3.6 mm off through g5's arc was kept
+# as a fourth, false wink, covered by g5 and lying on g6.
+A_FOURTH_WINK_BESIDE_THE_TOP = MatScene(
+    (
+        TrueWink("g6", -234.9904, 57.0631),
+        TrueWink("g1", -247.7207, 59.9636, 1),
+        TrueWink("g5", -242.2060, 52.9790, 2),
+    )
+)
+
+
+def test_no_22_mm_circle_through_a_small_wink_s_arc_is_kept_beside_it() -> None:
+    obs, m = benched(A_FOURTH_WINK_BESIDE_THE_TOP, 69300)
+    assert sizes(obs, m) == [("g1", 22), ("g5", 16), ("g6", 16)]
+    assert len(obs.winks) == 3
+    assert seen_pairs(obs, m) <= true_pairs(A_FOURTH_WINK_BESIDE_THE_TOP)
