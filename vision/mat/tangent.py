@@ -131,10 +131,17 @@ def retake(cal: MatCalibration, image: NDArray[np.uint8], grey: NDArray[np.uint8
     return (es if keep is es.ok else EdgeSet(es.cands, es.points, keep)), out
 
 
+SAME_MM = 2.0
+"""A fit of ``f``'s colour and size this close to it is a fit of the same
+wink: its rim, within :data:`NEAR_RIM_MM` of ``f``'s nearly all round,
+would hide it (at 1.5 mm, tuning seed 69924: r5 fitted twice 0.6 mm apart,
+and its 16 mm circle through the false 22 mm fit's points between them,
+left with no rim to look at)."""
+
+
 def _same(o: Fit, f: Fit) -> bool:
-    """Whether ``o`` is ``f`` or another fit of its circle (its rim would
-    hide ``f``'s)."""
-    return o.colour is f.colour and o.size == f.size and math.hypot(o.x - f.x, o.y - f.y) < 1.5
+    """Whether ``o`` is ``f`` or another fit of its wink (:data:`SAME_MM`)."""
+    return o.colour is f.colour and o.size == f.size and math.hypot(o.x - f.x, o.y - f.y) < SAME_MM
 
 
 def edge_share(face: NDArray[np.uint8], mask: NDArray[np.uint8], cal: MatCalibration,
