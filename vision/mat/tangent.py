@@ -12,8 +12,14 @@ along the part of its rim that nothing lies over; a 22 mm circle that is
 really a 16 mm wink's arc seen at the wrong radius shows it only where it
 runs along that arc, and where it leaves the small wink's disc it runs over
 mat or a lower wink's face, with no edge. :func:`edge_share` measures this
-with :mod:`vision.mat.rings`' samplers (the dark band just past the rim,
-darker than the faces sampled either side clear of the blur).
+with :mod:`vision.mat.rings`' samplers: a rim point shows an edge where the
+wink's colour lies inside it and not outside (a face on the mat, or on a
+wink of another colour), or where the band just past it is darker than the
+faces sampled either side clear of the blur (a face on a wink of its
+colour, as a ring). The band alone does not do: over the felt, brighter
+than a face in grey and in the face's channel, the blurred edge lies
+between the two (tuning seed 64887: bands darker than the darker side on
+none of the rim points of real winks over the mat).
 """
 
 from __future__ import annotations
