@@ -70,11 +70,13 @@ the points looked at may be a misfit (tuning seeds 69000-69399: 4 of 1607
 partial 22 mm fits of real winks showed so little, each where the 16 mm
 circle through its points showed no more; the misfits kept as winks
 showed 0.00-0.33)."""
-MARGIN = 0.15
+MARGIN = 0.3
 """It is one where the 16 mm circle shows its edge round this much more of
-its rim (a share): on tuning seeds 69000-69399 the 16 mm circles showed
-0.16-0.48 more round misfits (and 0.02 on one not cured), at most 0.04 more
-round the real winks under :data:`NO_EDGE`."""
+its rim (a share). The misfits cured on tuning seeds 69000-70999 and
+72000-74999 (and 64887) showed 0.31-0.54 more round it; partial fits of
+real 22 mm winks under :data:`NO_EDGE` at most 0.04 more on 69000-69399,
+but 0.21-0.23 more on 73538 (g2, most of its rim under other winks; at
+0.15 it was read as a false 16 mm wink)."""
 
 
 def retake(cal: MatCalibration, image: NDArray[np.uint8], grey: NDArray[np.uint8],
@@ -89,10 +91,13 @@ def retake(cal: MatCalibration, image: NDArray[np.uint8], grey: NDArray[np.uint8
     circle beside the 16 mm fit of that wink becomes a copy of it, which
     :func:`~vision.mat.onefit.dedupe` drops.
 
-    Made on tuning seeds 72367 (b5, 16 mm, under b1 on b6, all blue:
-    a 22 mm fit 3.5 mm off), 73966 (b3 under r3 on b4: a 22 mm second
-    circle 2.9 mm off) and 64887 (g6 on g5 on g1: 3.1 mm off, the top
-    wink read at the wrong size)."""
+    Made on tuning seeds 73966 (b3 under r3 on b4: a 22 mm second circle
+    2.9 mm off, a false squop), 64887 (g6 on g5 on g1: 3.1 mm off, the top
+    wink read at the wrong size) and the partial fits of 69000-69399; on
+    69000-70999 and 72000-74999 it also dropped four false 22 mm winks
+    (69300, 69924, 73153, 74259). Not 72367 (b5 under b1 on b6, all blue:
+    the 22 mm circle leaves b5 under b1, where neither circle can show
+    an edge)."""
     at = [i for i, f in enumerate(fits) if f.size in SIZES and not f.whole]
     if not at:
         return es, fits
