@@ -32,7 +32,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from controller.games.tiddlywinks.geometry import Colour
-from vision.mat import rings
+from vision.mat import onefit, rings
 from vision.mat.camera import MatCalibration
 from vision.mat.fit import EdgeSet, fixed_all
 from vision.mat.layout import WINK_THICKNESS_MM
@@ -80,8 +80,8 @@ but 0.21-0.23 more on 73538 (g2, most of its rim under other winks; at
 
 
 def retake(cal: MatCalibration, image: NDArray[np.uint8], grey: NDArray[np.uint8],
-           masks: dict[Colour, Mask], es: EdgeSet,
-           fits: list[Fit]) -> tuple[EdgeSet, list[Fit]]:  # fmt: skip
+           masks: dict[Colour, Mask], es: EdgeSet, fits: list[Fit],
+           loose_mm: float) -> tuple[EdgeSet, list[Fit]]:  # fmt: skip
     """``fits`` with each partial 22 mm fit replaced by the 16 mm circle
     through its edge points (those of its colour's candidates that lie on it),
     where that lies :data:`OFF_MM` from it and shows its edge round
@@ -97,8 +97,17 @@ def retake(cal: MatCalibration, image: NDArray[np.uint8], grey: NDArray[np.uint8
     69000-70999 and 72000-74999 it also dropped four false 22 mm winks
     (69300, 69924, 73153, 74259). Not 72367 (b5 under b1 on b6, all blue:
     the 22 mm circle leaves b5 under b1, where neither circle can show
-    an edge)."""
-    at = [i for i, f in enumerate(fits) if f.size in SIZES and not f.whole]
+    an edge).
+
+    Only fits the still keeps are looked at (within ``loose_mm`` RMS, or
+    another candidate's fit of the same circle: :func:`~vision.mat.onefit.backed`):
+    a loose one's row is fitted again without the other winks' rims
+    (:func:`~vision.mat.winks._unexplained`), unless its points were
+    narrowed to the 16 mm circle here (tuning seed 72693: y5 under b1 and
+    y6; a 22 mm fit through both, RMS 0.38, became y6's circle, and y5,
+    found before from that row, was lost with two relations)."""
+    at = [i for i, f in enumerate(fits) if f.size in SIZES and not f.whole
+          and (f.rms <= loose_mm or onefit.backed(f, fits))]  # fmt: skip
     if not at:
         return es, fits
     pts = cal.to_mat(es.points.reshape(-1, 2), WINK_THICKNESS_MM).reshape(es.points.shape)

@@ -98,7 +98,7 @@ def find_winks(pic: Picture) -> Found:
         found, fits = _revoted(pic.cal, found, fits, pic.loose_mm)
         found, fits = resize.resized(pic.cal, found, fits, pic.loose_mm)
         fits += _beyond(pic.cal, found, fits)
-        found, fits = tangent.retake(pic.cal, pic.image, grey, masks, found, fits)
+        found, fits = tangent.retake(pic.cal, pic.image, grey, masks, found, fits, pic.loose_mm)
     fitted = [f for f in fits if f.whole or f.rms <= pic.loose_mm or onefit.backed(f, fits)]
     fits = onefit.dedupe(fitted, pic.apart_mm)
     doubted = onefit.doubted(fitted, fits, pic.apart_mm)
