@@ -14,7 +14,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from controller.games.tiddlywinks.geometry import Colour
-from vision.mat import faint, onefit, relations, resize, rings
+from vision.mat import faint, onefit, relations, resize, rings, tangent
 from vision.mat.camera import MatCalibration
 from vision.mat.fit import RAYS, EdgeSet, edges, fixed_all, kasa_all
 from vision.mat.hints import SHOWS
@@ -91,10 +91,14 @@ def find_winks(pic: Picture) -> Found:
     step = 0.25 * max(1.0, pic.r_small_px / 5.0)  # a still's rays need no finer steps
     found = edges(pic.image, cands, 2.6 * pic.r_small_px, pic.blocked, step)
     fits = [f for f in fit(pic.cal, found, np.arange(own), 0) if f is not None]
+    grey = pic.grey
+    if grey is None:
+        grey = np.asarray(cv2.cvtColor(pic.image, cv2.COLOR_BGR2GRAY), np.uint8)
     if pic.loose_mm < 1.0:
         found, fits = _revoted(pic.cal, found, fits, pic.loose_mm)
         found, fits = resize.resized(pic.cal, found, fits, pic.loose_mm)
         fits += _beyond(pic.cal, found, fits)
+        found, fits = tangent.retake(pic.cal, pic.image, grey, masks, found, fits, pic.loose_mm)
     fitted = [f for f in fits if f.whole or f.rms <= pic.loose_mm or onefit.backed(f, fits)]
     fits = onefit.dedupe(fitted, pic.apart_mm)
     doubted = onefit.doubted(fitted, fits, pic.apart_mm)
@@ -107,9 +111,6 @@ def find_winks(pic: Picture) -> Found:
     fits = one
     fits, saved = _rescue(pic, found, fits, masks)
     fits = onefit.mis_sized(pic.cal, fits, masks, pic.hints, pic.apart_mm) + saved
-    grey = pic.grey
-    if grey is None:
-        grey = np.asarray(cv2.cvtColor(pic.image, cv2.COLOR_BGR2GRAY), np.uint8)
     known: list[tuple[int, int]] = []
     if pic.loose_mm < 1.0:  # a still: its rings show small winks on large ones
         for ring, lower in _ringed(pic.cal, pic.image, grey, fits, masks):
