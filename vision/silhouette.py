@@ -246,6 +246,18 @@ the empty floor (the crop's scale, 96 px a diameter; a shadow's soft edge
 rises by about 0.04)."""
 
 
+RIM_PIECES = 0.7
+"""A piece of a coin's broken rim lies about half a diameter from the
+coin's middle (its edge spreads a few pixels outwards); the middle is taken
+as that of the largest piece's box, not its centroid (pulled away from the
+missing arc). Pieces whose middle lies within this many diameters of it
+are the same coin's. Was half a diameter from the centroid: on the white
+line a grey flat coin's rim broke where it matched the tape, and the hull
+without the missing arcs read 0.79 (tuning seed 130, 130010#86 and
+130017#65, ruled leaning; their arcs lay 0.54-0.64 diameters from the
+largest piece's box's middle)."""
+
+
 SLIVER_CHANGE = 0.08
 """A sliver's pixel: brighter or darker than the empty floor by this log
 ratio (8 %), exposure taken out."""
@@ -288,9 +300,12 @@ def edge_silhouette(crop: Image, floor: Image, diameter: float) -> Ellipse | Non
     if best is None:
         return None
     # With the pieces of the same coin beside it (a rim broken where it
-    # matches the floor): blobs whose middle is within half a diameter.
+    # matches the floor): blobs whose middle is within RIM_PIECES of the
+    # middle of the blob's box.
+    x0, y0, bw, bh = (int(v) for v in stats[best[1]][:4])
+    middle = np.array([x0 + (bw - 1) / 2, y0 + (bh - 1) / 2])
     near = [
-        i for i in range(1, count) if math.hypot(*(centres[i] - centres[best[1]])) <= 0.5 * diameter
+        i for i in range(1, count) if math.hypot(*(centres[i] - middle)) <= RIM_PIECES * diameter
     ]
     ys, xs = np.nonzero(np.isin(labels, near) & (both > 0))
     if len(xs) < 6:
