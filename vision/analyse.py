@@ -370,7 +370,7 @@ class Analyser:
         if not halves.covered:
             return posed
         ppm = s.crop_px / s.coin_diameter_mm
-        beyond = shadow_from(posed.outline, self._silhouette_hull(posed, halves), s)
+        beyond = shadow_from(posed.outline, lambda: halves.segmented, s)
         reach = far_shadow(halves.crop, halves.empty, beyond, ppm, STILL_STEP)
         if reach <= most:
             if posed.posture is not Posture.FLAT or reach <= min(s.band_doubt, s.ring_shadow):
@@ -380,15 +380,6 @@ class Analyser:
         was = "round" if posed.posture is Posture.FLAT else said
         note = f"{was}, but shadow beyond a flat coin's ({reach:.2f}): leaning"
         return replace(posed, posture=Posture.LEANING, note=note, doubt="")
-
-    def _silhouette_hull(self, posed: _Posed, halves: Halves) -> Ellipse | None:
-        """The convex hull of the silhouette against the empty still when
-        ``posed`` is outlined by that silhouette and it is not round (asked
-        only then: :func:`~vision.posture.shadow_from`); else None."""
-        if posed.outline.ratio >= self.settings.flat_silhouette:
-            return None
-        segmented = halves.segmented
-        return None if segmented is None or segmented.fit != posed.outline else segmented.hull
 
     def _observe(
         self,
