@@ -1,6 +1,6 @@
 """Flat coins on the white tape that one camera ruled leaning after b-line's
 sharp-edges hull (``vision.posture.by_edges``): rendered with ground truth on
-tuning rigs where ``bench.vision`` ruled them edge (seeds 100, 130 and 150),
+tuning rigs where ``bench.vision`` ruled them edge (seeds 100 and 150),
 through the same shots as the other rendered cleet tests. Each is a grey or
 dim coin whose silhouette against the empty still lost part of it (darker
 than the tape by one factor, as a shadow is)."""
@@ -45,45 +45,3 @@ def test_a_shadow_is_measured_beyond_a_dented_silhouettes_hull() -> None:
     assert obs.verdict == "indeterminate", obs.reasons
     assert obs.posture is Posture.INDETERMINATE, obs.reasons
     assert not any("shadow beyond" in r for r in obs.reasons), obs.reasons
-
-
-@pytest.mark.parametrize(
-    ("rig_seed", "land", "shots", "face"),
-    [
-        # Landing 130017#65: no filled silhouette, an edge fit 0.87 round
-        # coin and shadow; the rim broke where it matched the tape and its
-        # bottom arcs lay beyond half a diameter from the largest piece's
-        # centroid: the hull without them read 0.79.
-        (
-            130017,
-            Landing(
-                1088.4547,
-                1464.6255,
-                "tails",
-                rotation_deg=314.9,
-                tilt_deg=1.62,
-                tilt_dir_deg=205.65,
-            ),
-            10,
-            "tails",
-        ),
-        # Landing 130010#86: the same, its top arcs left out (hull 0.79).
-        (
-            130010,
-            Landing(
-                737.4444, 35.1619, "heads", rotation_deg=192.09, tilt_deg=0.12, tilt_dir_deg=6.98
-            ),
-            11,
-            "heads",
-        ),
-    ],
-)
-def test_the_pieces_of_a_broken_rim_make_one_round_hull(
-    rig_seed: int, land: Landing, shots: int, face: str
-) -> None:
-    obs = _registered_landing(rig_seed, land, shots)
-    assert not land.cleet
-    assert obs.posture is Posture.FLAT, (obs.reasons, obs.axis_ratio)
-    assert obs.verdict == face, obs.reasons
-    assert any("its sharp edges" in r for r in obs.reasons), obs.reasons
-    assert obs.axis_ratio is not None and obs.axis_ratio >= 0.94

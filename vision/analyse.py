@@ -198,14 +198,6 @@ class Analyser:
                 # (The hull of the coin's new sharp edges: asked at most once a look.)
                 return self._edges_silhouette(crop, floor, x, y, half)
 
-            def rim() -> Ellipse | None:
-                # (by_edges's hull: sharp()'s, or when that is not round, with
-                # a broken rim's pieces: :data:`vision.silhouette.RIM_PIECES`.)
-                first = sharp()
-                if first is not None and first.ratio >= self.settings.flat_silhouette:
-                    return first
-                return self._edges_silhouette(crop, floor, x, y, half, broken=True) or first
-
             segmented = halves.segmented
             found = None if segmented is None else segmented.fit
             if found is None and (edge is None or edge.ratio >= CLEAN):
@@ -220,7 +212,7 @@ class Analyser:
             hull = None if segmented is None or shape is not found else segmented.hull
             posed = self._by_silhouette(edge, shape, faceless, hull)
             if posed is not None:
-                posed = by_edges(posed, rim, self.settings)
+                posed = by_edges(posed, sharp, self.settings)
         else:
             posed = self._by_change(crop, edge, background, x, y, half)
         if posed is None:
@@ -281,20 +273,13 @@ class Analyser:
         return outline
 
     def _edges_silhouette(
-        self,
-        crop: Image,
-        empty_still: Frame,
-        x: float,
-        y: float,
-        half: float,
-        broken: bool = False,
+        self, crop: Image, empty_still: Frame, x: float, y: float, half: float
     ) -> Ellipse | None:
         """Neither an edge nor a filled silhouette: a grey coin on the white
         line, as dark as a shadow; its new edges outline it (at the crop's
-        resolution: an edge is a pixel or two wide; ``broken``: as
-        :func:`edge_silhouette`'s)."""
+        resolution: an edge is a pixel or two wide)."""
         floor = self.crop(empty_still, x, y, half)
-        return edge_silhouette(crop, floor, self.settings.crop_px, broken)
+        return edge_silhouette(crop, floor, self.settings.crop_px)
 
     def _by_silhouette(
         self,

@@ -246,21 +246,6 @@ the empty floor (the crop's scale, 96 px a diameter; a shadow's soft edge
 rises by about 0.04)."""
 
 
-RIM_PIECES = 0.7
-"""A piece of a coin's broken rim lies about half a diameter from the
-coin's middle (its edge spreads a few pixels outwards); the middle is taken
-as that of the largest piece's box, not its centroid (pulled away from the
-missing arc). Pieces whose middle lies within this many diameters of it
-are the same coin's (``edge_silhouette(broken=True)``). Half a diameter
-from the centroid left them out on the white line, where a grey flat
-coin's rim broke where it matched the tape, and the hull without the
-missing arcs read 0.79 (tuning seed 130, 130010#86 and 130017#65, ruled
-leaning; their arcs lay 0.54-0.64 diameters from the largest piece's box's
-middle). Asked only when the first hull is not round: everywhere, it
-joined a leaning coin's shadow or a seam too (on tuning seed 100 two
-cleets' outlines were lost and three flat coins' hulls fell below 0.94)."""
-
-
 SLIVER_CHANGE = 0.08
 """A sliver's pixel: brighter or darker than the empty floor by this log
 ratio (8 %), exposure taken out."""
@@ -278,15 +263,11 @@ def _gradient(image: Image) -> np.ndarray:
     return np.asarray(cv2.magnitude(gx, gy), np.float32)
 
 
-def edge_silhouette(
-    crop: Image, floor: Image, diameter: float, broken: bool = False
-) -> Ellipse | None:
+def edge_silhouette(crop: Image, floor: Image, diameter: float) -> Ellipse | None:
     """The coin's outline as the convex hull of its new edges and of what
     changed (``floor``: the empty floor's crop, the same view and
     resolution), nearest the middle; None when no coin-sized hull runs along
-    new edges for ``SUPPORT`` of its outline. With it the pieces whose
-    middle is within half a diameter of the blob's centroid, or, when
-    ``broken``, within ``RIM_PIECES`` of its box's middle."""
+    new edges for ``SUPPORT`` of its outline."""
     if floor.shape[:2] != crop.shape[:2]:
         return None
     new = (_gradient(crop) - _gradient(floor)) > SHARP
@@ -307,12 +288,10 @@ def edge_silhouette(
     if best is None:
         return None
     # With the pieces of the same coin beside it (a rim broken where it
-    # matches the floor).
-    x0, y0, bw, bh = (int(v) for v in stats[best[1]][:4])
-    middle, reach = centres[best[1]], 0.5
-    if broken:
-        middle, reach = np.array([x0 + (bw - 1) / 2, y0 + (bh - 1) / 2]), RIM_PIECES
-    near = [i for i in range(1, count) if math.hypot(*(centres[i] - middle)) <= reach * diameter]
+    # matches the floor): blobs whose middle is within half a diameter.
+    near = [
+        i for i in range(1, count) if math.hypot(*(centres[i] - centres[best[1]])) <= 0.5 * diameter
+    ]
     ys, xs = np.nonzero(np.isin(labels, near) & (both > 0))
     if len(xs) < 6:
         return None
