@@ -36,7 +36,7 @@ from vision.locate import Candidate, find_changed, find_circles, find_slivers
 from vision.model import CoinFace, Frame, Image, Observation, Posture, Zone
 from vision.posture import Posed as _Posed
 from vision.posture import Settings as Settings
-from vision.posture import by_edges, floor_point, near_middle, under_middle
+from vision.posture import by_edges, floor_point, near_middle, shadow_from, under_middle
 from vision.posture import choose_outline as choose_outline
 from vision.references import References
 from vision.rimband import by_band
@@ -355,7 +355,8 @@ class Analyser:
         if not halves.covered:
             return posed
         ppm = s.crop_px / s.coin_diameter_mm
-        reach = far_shadow(halves.crop, halves.empty, posed.outline, ppm, STILL_STEP)
+        beyond = shadow_from(posed.outline, lambda: halves.segmented, s)
+        reach = far_shadow(halves.crop, halves.empty, beyond, ppm, STILL_STEP)
         if reach <= most:
             if posed.posture is not Posture.FLAT or reach <= min(s.band_doubt, s.ring_shadow):
                 return posed

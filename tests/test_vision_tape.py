@@ -1,0 +1,47 @@
+"""Flat coins on the white tape that one camera ruled leaning after b-line's
+sharp-edges hull (``vision.posture.by_edges``): rendered with ground truth on
+tuning rigs where ``bench.vision`` ruled them edge (seeds 100 and 150),
+through the same shots as the other rendered cleet tests. Each is a grey or
+dim coin whose silhouette against the empty still lost part of it (darker
+than the tape by one factor, as a shadow is)."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("cv2")
+
+from tests.test_vision_cleets import _registered_landing
+from vision.model import Posture
+from vision.synth.scene import Landing
+
+
+def test_a_round_coin_with_a_dented_silhouette_is_not_leaning_by_its_rim_band() -> None:
+    # Landing 150004#2: a round edge (0.99) around a silhouette of 0.90 that
+    # lost the coin's dim side on the tape; measured against that silhouette
+    # the rim band read "0.7-0.9 mm on the far side" and the coin was ruled
+    # leaning (``vision.rimband.dented``).
+    land = Landing(
+        499.6821, 27.9931, "tails", rotation_deg=328.17, tilt_deg=2.98, tilt_dir_deg=185.64
+    )
+    obs = _registered_landing(150004, land, 10)
+    assert not land.cleet
+    assert obs.posture is Posture.FLAT, obs.reasons
+    assert obs.verdict == "tails", obs.reasons
+    assert not any("far side" in r for r in obs.reasons), obs.reasons
+
+
+def test_a_shadow_is_measured_beyond_a_dented_silhouettes_hull() -> None:
+    # Landing 100014#61, on the tape at the square's edge: edge 0.95 and a
+    # dented silhouette 0.90 leave flat or leaning open; measured beyond the
+    # dent, the coin's own dim side read as a shadow past a flat coin's
+    # (0.77) and it was ruled leaning. Beyond the hull it is short
+    # (``vision.posture.shadow_from``): the spotter's call, not a cleet.
+    land = Landing(
+        -0.4652, 560.611, "tails", rotation_deg=115.17, tilt_deg=1.36, tilt_dir_deg=208.59
+    )
+    obs = _registered_landing(100014, land, 14)
+    assert not land.cleet
+    assert obs.verdict == "indeterminate", obs.reasons
+    assert obs.posture is Posture.INDETERMINATE, obs.reasons
+    assert not any("shadow beyond" in r for r in obs.reasons), obs.reasons
