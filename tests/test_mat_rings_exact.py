@@ -40,9 +40,9 @@ def _score_reference(grey: NDArray[np.uint8], cal: MatCalibration, lower: Circle
     inner = [mid - d for d in rings.INNER_MM]
     band = [mid + d for d in rings.BAND_MM]
     outer = [mid + d for d in rings.OUTER_MM]
-    offs = rings._offsets(n_angles, (*inner, *band, *outer))
+    offs = rings.offsets(n_angles, (*inner, *band, *outer))
     ok = _clear_reference(lower, centres, offs, others)
-    g = rings._sample(grey, cal, lower, centres, offs)
+    g = rings.sample(grey, cal, lower, centres, offs)
     ends = np.cumsum([len(inner), len(band)])
     face_in, ring, face_out = (part.mean(axis=0) for part in np.split(g, ends))
     side = np.minimum(face_in, face_out)

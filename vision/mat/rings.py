@@ -127,9 +127,9 @@ def score(grey: NDArray[np.uint8], cal: MatCalibration, lower: Circle, centres: 
     inner = [mid - d for d in INNER_MM]
     band = [mid + d for d in BAND_MM]
     outer = [mid + d for d in OUTER_MM]
-    offs = _offsets(n_angles, (*inner, *band, *outer))  # (radii, angles, 2) mm
+    offs = offsets(n_angles, (*inner, *band, *outer))  # (radii, angles, 2) mm
     ok = _clear(lower, centres, offs, others)
-    g = _sample(grey, cal, lower, centres, offs)
+    g = sample(grey, cal, lower, centres, offs)
     # each part's mean over its radii as ``part.mean(axis=0)`` makes it (the
     # float32 sum of its rows, divided by their count and rounded to float32)
     # without its Python wrapper: three calls a score
@@ -157,7 +157,7 @@ def unit_vectors(n_angles: int) -> Floats:
 
 
 @functools.lru_cache(maxsize=16)
-def _offsets(n_angles: int, radii: tuple[float, ...]) -> Floats:
+def offsets(n_angles: int, radii: tuple[float, ...]) -> Floats:
     """The points of rings of ``radii`` (mm) round a centre: (radii,
     angles, 2), read-only, computed once for each ``n_angles`` and radii."""
     unit = unit_vectors(n_angles)
@@ -183,8 +183,8 @@ def _clear(lower: Circle, centres: Floats, offs: Floats,
     return ok
 
 
-def _sample(grey: NDArray[np.uint8], cal: MatCalibration, lower: Circle, centres: Floats,
-            offs: Floats) -> NDArray[np.float32]:  # fmt: skip
+def sample(grey: NDArray[np.uint8], cal: MatCalibration, lower: Circle, centres: Floats,
+           offs: Floats) -> NDArray[np.float32]:  # fmt: skip
     """``grey`` at each centre plus each offset (radii, angles, 2; mm):
     (radii, centres, angles), mapped affinely about ``lower``'s centre at
     the upper face's height."""
@@ -265,9 +265,9 @@ def centre(grey: NDArray[np.uint8], cal: MatCalibration, lower: Circle, at: tupl
     unit = unit_vectors(N_ANGLES)
     radii = mid + np.arange(lo, hi + 1e-9, step)
     c = np.array([at])
-    offs = _offsets(N_ANGLES, tuple(radii.tolist()))
+    offs = offsets(N_ANGLES, tuple(radii.tolist()))
     ok = _clear(lower, c, offs, others)[0]
-    g = _sample(grey, cal, lower, c, offs)[:, 0, :]  # (radii, angles)
+    g = sample(grey, cal, lower, c, offs)[:, 0, :]  # (radii, angles)
     k = np.argmin(g, axis=0)
     ok &= (k > 0) & (k < len(radii) - 1)  # a minimum inside the window
     k = np.clip(k, 1, len(radii) - 2)

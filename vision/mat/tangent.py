@@ -177,7 +177,7 @@ def edge_share(face: NDArray[np.uint8], mask: NDArray[np.uint8], cal: MatCalibra
     inner = [mid - d for d in rings.INNER_MM]
     band = [mid + d for d in rings.BAND_MM]
     outer = [mid + d for d in rings.OUTER_MM]
-    offs = rings._offsets(N_ANGLES, (*inner, *band, *outer))
+    offs = rings.offsets(N_ANGLES, (*inner, *band, *outer))
     centre = np.array([[c[0], c[1]]])
     ok = np.ones(N_ANGLES, bool)
     if others:  # every sample against every other rim at once
@@ -186,8 +186,8 @@ def edge_share(face: NDArray[np.uint8], mask: NDArray[np.uint8], cal: MatCalibra
         d = np.hypot(at[..., 0] - rims[:, 0], at[..., 1] - rims[:, 1]) - rims[:, 2]
         ok = (np.abs(d - rings.EDGE_MM) >= NEAR_RIM_MM).all(axis=(0, 1))
     lower = (c[0], c[1], c[2], c[3] - WINK_THICKNESS_MM)  # sampled at c's face height
-    g = rings._sample(face, cal, lower, centre, offs)[:, 0, :]
-    m = rings._sample(mask, cal, lower, centre, offs)[:, 0, :]
+    g = rings.sample(face, cal, lower, centre, offs)[:, 0, :]
+    m = rings.sample(mask, cal, lower, centre, offs)[:, 0, :]
     ends = np.cumsum([0, len(inner), len(band), len(outer)])
     face_in, ring, face_out = (g[i:j].mean(axis=0) for i, j in itertools.pairwise(ends))
     side = np.minimum(face_in, face_out)
