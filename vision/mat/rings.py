@@ -123,17 +123,13 @@ def score(grey: NDArray[np.uint8], cal: MatCalibration, lower: Circle, centres: 
 
     The picture is taken as affine over the few centimetres of a pile (the
     mapping at ``lower``'s centre, at the upper face's height)."""
-    mid = R_SMALL + EDGE_MM
-    inner = [mid - d for d in INNER_MM]
-    band = [mid + d for d in BAND_MM]
-    outer = [mid + d for d in OUTER_MM]
-    offs = offsets(n_angles, (*inner, *band, *outer))  # (radii, angles, 2) mm
+    radii, ends = ring_radii(R_SMALL)
+    offs = offsets(n_angles, radii)  # (radii, angles, 2) mm
     ok = _clear(lower, centres, offs, others)
     g = sample(grey, cal, lower, centres, offs)
     # each part's mean over its radii as ``part.mean(axis=0)`` makes it (the
     # float32 sum of its rows, divided by their count and rounded to float32)
     # without its Python wrapper: three calls a score
-    ends = np.cumsum([0, len(inner), len(band), len(outer)])
     face_in, ring, face_out = (
         np.add.reduce(g[i:j], axis=0) / np.float32(j - i) for i, j in itertools.pairwise(ends)
     )
@@ -144,6 +140,18 @@ def score(grey: NDArray[np.uint8], cal: MatCalibration, lower: Circle, centres: 
     var = np.where(ok, (dark - mean[:, None]) ** 2, 0.0).sum(axis=1) / np.maximum(n - 1, 1)
     out = mean / np.sqrt(var / np.maximum(n, 1) + 1e-6)
     return np.where(n >= n_angles // 4, out, -1.0)
+
+
+def ring_radii(r: float) -> tuple[tuple[float, ...], list[int]]:
+    """The radii (mm) a ring round a rim of radius ``r`` is sampled at: the
+    face inside (:data:`INNER_MM`), the dark band (:data:`BAND_MM`) and the
+    face outside (:data:`OUTER_MM`), each from the edge :data:`EDGE_MM`
+    past the rim; and where each part's rows start and end among them."""
+    mid = r + EDGE_MM
+    inner = [mid - d for d in INNER_MM]
+    band = [mid + d for d in BAND_MM]
+    outer = [mid + d for d in OUTER_MM]
+    return (*inner, *band, *outer), [0, *itertools.accumulate(map(len, (inner, band, outer)))]
 
 
 @functools.lru_cache(maxsize=8)

@@ -173,11 +173,8 @@ def edge_share(face: NDArray[np.uint8], mask: NDArray[np.uint8], cal: MatCalibra
     band just past the rim is darker than the faces either side by
     :data:`DARK` of their level in ``face`` (the wink's face channel: a
     face on a wink of its colour)."""
-    mid = c[2] + rings.EDGE_MM
-    inner = [mid - d for d in rings.INNER_MM]
-    band = [mid + d for d in rings.BAND_MM]
-    outer = [mid + d for d in rings.OUTER_MM]
-    offs = rings.offsets(N_ANGLES, (*inner, *band, *outer))
+    radii, ends = rings.ring_radii(c[2])
+    offs = rings.offsets(N_ANGLES, radii)
     centre = np.array([[c[0], c[1]]])
     ok = np.ones(N_ANGLES, bool)
     if others:  # every sample against every other rim at once
@@ -188,7 +185,6 @@ def edge_share(face: NDArray[np.uint8], mask: NDArray[np.uint8], cal: MatCalibra
     lower = (c[0], c[1], c[2], c[3] - WINK_THICKNESS_MM)  # sampled at c's face height
     g = rings.sample(face, cal, lower, centre, offs)[:, 0, :]
     m = rings.sample(mask, cal, lower, centre, offs)[:, 0, :]
-    ends = np.cumsum([0, len(inner), len(band), len(outer)])
     face_in, ring, face_out = (g[i:j].mean(axis=0) for i, j in itertools.pairwise(ends))
     side = np.minimum(face_in, face_out)
     dark = (side - ring) / np.maximum(side, 1.0)
