@@ -20,7 +20,7 @@ def test_a_round_coin_with_a_dented_silhouette_is_not_leaning_by_its_rim_band() 
     # Landing 150004#2: a round edge (0.99) around a silhouette of 0.90 that
     # lost the coin's dim side on the tape; measured against that silhouette
     # the rim band read "0.7-0.9 mm on the far side" and the coin was ruled
-    # leaning (``vision.rimband.dented``).
+    # leaning (``vision.posture.dented``).
     land = Landing(
         499.6821, 27.9931, "tails", rotation_deg=328.17, tilt_deg=2.98, tilt_dir_deg=185.64
     )

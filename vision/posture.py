@@ -189,14 +189,35 @@ def by_edges(posed: Posed, edges: Callable[[], Ellipse | None], settings: Settin
     return Posed(hull, Posture.FLAT, note=note)
 
 
+def dented(silhouette: Ellipse, settings: Settings) -> bool:
+    """Whether ``silhouette`` (against the empty still) is less round than
+    a flat coin's (``flat_silhouette``): then it may have lost part of the
+    coin, and what is measured against it is off by the dent. On the white
+    line a grey or dim part of a flat coin is darker than the tape by one
+    factor, as a shadow is, so the silhouette loses it. The rim band
+    (:func:`~vision.rimband.by_band`: both its cues measure the band against
+    the silhouette) is then not read (tuning seed 150, 150004#2: a round edge
+    0.99 around a silhouette of 0.90, "rim band 0.88 mm on the far side",
+    ruled leaning; the cleets the band ruled on tuning seeds 100, 110, 130
+    and 150 had silhouettes of 0.96-0.99: a coin tilted towards the camera
+    looks round to both), and the shadow is measured beyond its hull
+    (:func:`shadow_from`).
+
+    >>> s = Settings()
+    >>> dented(Ellipse(0, 0, 100, 90, 0), s), dented(Ellipse(0, 0, 100, 96, 0), s)
+    (True, False)
+    """
+    return silhouette.ratio < settings.flat_silhouette
+
+
 def shadow_from(
     outline: Ellipse, silhouette: Callable[[], Segmented | None], settings: Settings
 ) -> Ellipse:
     """The outline a coin's shadow is measured beyond
     (:func:`~vision.shadow.far_shadow`): ``outline``, unless it is a dented
     silhouette against the empty still (``silhouette()``, asked only when
-    ``outline`` is less round than a flat coin's, ``flat_silhouette``) whose
-    convex hull is as round as ``ragged_hull``; then that hull. On the
+    ``outline`` is :func:`dented`) whose convex hull is as round as
+    ``ragged_hull``; then that hull. On the
     white line a grey or dim part of a flat coin is darker than the tape by
     one factor, as a shadow is, and the silhouette loses it: measured beyond
     the dent, the coin's own dim side and its short shadow read as a shadow
@@ -208,13 +229,13 @@ def shadow_from(
     hulls of 0.91-0.936, so for them nothing changes.
 
     >>> s, hull = Settings(), Ellipse(100, 100, 98, 97, 0)
-    >>> dented = Ellipse(100, 100, 92, 84, 0)
-    >>> shadow_from(dented, lambda: Segmented(dented, hull), s) == hull
+    >>> dent = Ellipse(100, 100, 92, 84, 0)
+    >>> shadow_from(dent, lambda: Segmented(dent, hull), s) == hull
     True
-    >>> shadow_from(dented, lambda: None, s) == dented
+    >>> shadow_from(dent, lambda: None, s) == dent
     True
     """
-    if outline.ratio >= settings.flat_silhouette:
+    if not dented(outline, settings):
         return outline
     found = silhouette()
     if found is None or found.fit != outline or found.hull.ratio < settings.ragged_hull:

@@ -36,7 +36,7 @@ import numpy as np
 from vision.coinface import Ellipse
 from vision.halves import Halves
 from vision.model import Image, Posture
-from vision.posture import Posed, Settings, band_offset, floor_point
+from vision.posture import Posed, Settings, band_offset, dented, floor_point
 
 RAYS = 72
 RING_MM = (-0.5, -0.25)
@@ -92,7 +92,7 @@ def by_band(
     its silhouette's (``Settings.band_shadow``); by a short shadow, when the
     ``edge`` fit's centre is beyond the silhouette's and the ring inside the
     silhouette says so too (``Settings.ring_band``). Not read against a
-    dented silhouette (:func:`dented`)."""
+    dented silhouette (:func:`~vision.posture.dented`)."""
     s = settings
     if camera is None:
         return posed
@@ -112,27 +112,6 @@ def by_band(
             return replace(posed, posture=Posture.INDETERMINATE, doubt=said)
         return replace(posed, posture=Posture.LEANING, note=f"{said}: leaning")
     return _by_ring(posed, halves, reach, toward, s, edge or posed.outline)
-
-
-def dented(silhouette: Ellipse, settings: Settings) -> bool:
-    """Whether ``silhouette`` (against the empty still) is less round than
-    a flat coin's (``flat_silhouette``): then where the rim band is cannot be
-    read from it. Both cues measure the band against the silhouette (the
-    edge fit's centre beyond the silhouette's, the ring just inside it), and
-    a silhouette that lost part of the coin is off centre by its dent, not
-    by the band: on the white line a grey or dim part of a flat coin is
-    darker than the tape by one factor, as a shadow is, so the silhouette
-    loses it (tuning seed 150, 150004#2: a round edge 0.99 around a
-    silhouette of 0.90, "rim band 0.88 mm on the far side", ruled leaning).
-    A coin tilted towards the camera looks round to both; the cleets the
-    band ruled on tuning seeds 100, 110, 130 and 150 had silhouettes of
-    0.96-0.99.
-
-    >>> s = Settings()
-    >>> dented(Ellipse(0, 0, 100, 90, 0), s), dented(Ellipse(0, 0, 100, 96, 0), s)
-    (True, False)
-    """
-    return silhouette.ratio < settings.flat_silhouette
 
 
 def _by_ring(
