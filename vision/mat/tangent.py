@@ -127,6 +127,7 @@ def retake(cal: MatCalibration, image: NDArray[np.uint8], grey: NDArray[np.uint8
     sizes = np.array([38 - fits[i].size for i in at])  # the other size
     x, y, n, rms = fixed_all(padded, ok, np.array([[fits[i].x, fits[i].y] for i in at]), sizes / 2)
     out = list(fits)
+    faces: dict[Colour, NDArray[np.uint8]] = {}  # each colour's channel, copied once a still
     keep = es.ok
     for k, i in enumerate(at):
         f = fits[i]
@@ -136,7 +137,9 @@ def retake(cal: MatCalibration, image: NDArray[np.uint8], grey: NDArray[np.uint8
         alt = Fit(f.colour, int(sizes[k]), float(x[k]), float(y[k]), float(rms[k]), False, f.row,
                   f.depth, f.blob)  # fmt: skip
         rest = [o.circle() for o in fits if not _same(o, f) and not _same(o, alt)]
-        face = rings.face_channel(image, grey, f.colour)
+        if f.colour not in faces:
+            faces[f.colour] = rings.face_channel(image, grey, f.colour)
+        face = faces[f.colour]
         own, n_own = edge_share(face, masks[f.colour], cal, f.circle(), rest)
         if n_own < MIN_POINTS or own > NO_EDGE:  # the fit shows its edge: most do
             continue
