@@ -81,7 +81,7 @@ class Analyser:
         still = still or preview
         reasons: list[str] = []
         places = []
-        for cand in self._tried(preview, background):
+        for cand in self.tried(preview, background):
             x, y = self.calibration.to_floor(on_sensor(cand, preview), preview.full_size)[0]
             obs = self._judge(still, float(x), float(y), reasons, background, empty_still)
             if obs is not None:
@@ -94,9 +94,10 @@ class Analyser:
                 return obs
         return Observation(found=False, reasons=(*reasons, "no coin found"))
 
-    def _tried(self, preview: Frame, background: Frame | None) -> Iterator[Candidate]:
+    def tried(self, preview: Frame, background: Frame | None) -> Iterator[Candidate]:
         """The candidates to judge in turn: the best three, then (only when
-        none was a coin) up to three fainter ones."""
+        none was a coin) up to three fainter ones. A generator: the fainter
+        ones are looked for only if the caller reads on."""
         tried = self.candidates(preview, background)[:3]
         yield from tried
         yield from self.faint_candidates(preview, background, tried)[:3]
