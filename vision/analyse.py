@@ -94,13 +94,17 @@ class Analyser:
                 return obs
         return Observation(found=False, reasons=(*reasons, "no coin found"))
 
-    def tried(self, preview: Frame, background: Frame | None) -> Iterator[Candidate]:
+    def tried(
+        self, preview: Frame, background: Frame | None, faint: bool = True
+    ) -> Iterator[Candidate]:
         """The candidates to judge in turn: the best three, then (only when
-        none was a coin) up to three fainter ones. A generator: the fainter
-        ones are looked for only if the caller reads on."""
+        none was a coin, and ``faint``) up to three fainter ones. A
+        generator: the fainter ones are looked for only if the caller reads
+        on."""
         tried = self.candidates(preview, background)[:3]
         yield from tried
-        yield from self.faint_candidates(preview, background, tried)[:3]
+        if faint:
+            yield from self.faint_candidates(preview, background, tried)[:3]
 
     def coin_px(self, preview: Frame) -> float:
         """A coin's size in ``preview``'s pixels at the square's middle."""

@@ -37,17 +37,23 @@ def face_crop(crop: Image, outline: Ellipse) -> Image:
 
 
 def reference_crop(
-    analyser: Analyser, preview: Frame, still: Frame | None = None, background: Frame | None = None
+    analyser: Analyser,
+    preview: Frame,
+    still: Frame | None = None,
+    background: Frame | None = None,
+    faint: bool = True,
 ) -> Image:
     """The face crop of the one flat coin in view, to register as a reference
     (1.3.2). The candidates are a landing's (:meth:`Analyser.tried`): with the
-    empty floor as ``background``, a coin of about the floor's grey that
-    changes it only in colour is found by the fainter search, as it is when
-    it lands (a second camera 2 m up, a coin 6 px across in its preview,
-    found no coin to register before)."""
+    empty floor as ``background`` and ``faint``, a coin of about the floor's
+    grey that changes it only in colour is found by the fainter search, as it
+    is when it lands (a second camera 2 m up, a coin 6 px across in its
+    preview, found no coin to register before). ``faint=False``: the grey
+    search only (a spotter who can nudge the coin and try again does that
+    first: the colour search is weaker evidence)."""
     still = still or preview
     s = analyser.settings
-    for cand in analyser.tried(preview, background):
+    for cand in analyser.tried(preview, background, faint):
         x, y = analyser.calibration.to_floor(on_sensor(cand, preview), preview.full_size)[0]
         half = s.extent * s.coin_diameter_mm
         crop = analyser.crop(still, float(x), float(y), half)

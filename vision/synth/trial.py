@@ -76,7 +76,10 @@ def _shot(
     rng: np.random.Generator,
 ) -> Image:
     """One reference crop; a shot the pipeline rejects is taken again, as a
-    spotter would (the coin nudged by a few millimetres)."""
+    spotter would (the coin nudged by a few millimetres), and only the last
+    shot falls back on the fainter colour search (rig 210015's second
+    camera needs it; rigs that register by the grey search keep exactly
+    their references and random draws of before session 20)."""
     for attempt in range(4):
         nudged = Landing(
             land.x_mm + 3 * attempt, land.y_mm, land.face, rotation_deg=land.rotation_deg
@@ -91,7 +94,7 @@ def _shot(
             window=still_window(rig, nudged, rng),
         )
         try:
-            return reference_crop(analyser, preview, still, empty)
+            return reference_crop(analyser, preview, still, empty, faint=attempt == 3)
         except VisionError:
             if attempt == 3:
                 raise
