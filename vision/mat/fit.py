@@ -236,6 +236,11 @@ def kasa_all(pts: Floats, ok: Bools) -> tuple[Floats, Floats, Floats]:
     return cx + mean[:, 0], cy + mean[:, 1], r
 
 
+_LIMITS = (3.0, 1.5, 1.5, 0.7, 0.7, 0.7, 0.7, 0.7)
+""":func:`fixed_all`'s eight steps: how far off its circle (mm) a point
+may lie and still be fitted at each."""
+
+
 def fixed_all(
     pts: Floats, ok: Bools, start: Floats, r: float | Floats
 ) -> tuple[Floats, Floats, NDArray[np.int64], Floats]:
@@ -268,23 +273,31 @@ def fixed_all(
     d, u = np.empty_like(p), np.empty_like(p)  # offsets from the centre; unit vectors
     dist, res = np.empty(p.shape[1:]), np.empty(p.shape[1:])
     keep = np.empty(p.shape[1:], bool)
-    q = np.empty((5, *p.shape[1:]))  # uy*uy, ux*ux, ux*uy, ux*res, uy*res
-    s = np.empty((5, rows))  # their row sums: c, a, b, gx, gy
-    for it in range(8):
-        np.subtract(p, c[..., None], out=d)
-        np.hypot(d[0], d[1], out=dist)
+    q = np.empty((5, *p.shape[1:]))  # ux*ux, uy*uy, ux*uy, ux*res, uy*res
+    s = np.empty((5, rows))  # their row sums: a, c, b, gx, gy
+    # the views each step reads and writes, made once (session 20: a call
+    # has 3 rows at the median, and the dozen views a step made cost as
+    # much as a third of its numpy calls)
+    centre, (dx, dy), (ux, uy) = c[..., None], d, u
+    squares, cross, moments = q[:2], q[2], q[3:]
+    mag = np.empty(p.shape[1:])
+    subtract, multiply = np.subtract, np.multiply
+    off = float(r) if np.ndim(r) == 0 else radius  # a scalar's subtraction: the same values
+    for limit in _LIMITS:
+        subtract(p, centre, out=d)
+        np.hypot(dx, dy, out=dist)
         np.maximum(dist, 1e-9, out=dist)
-        np.subtract(dist, radius, out=res)
-        np.less(np.abs(res), 3.0 if it == 0 else (1.5 if it < 3 else 0.7), out=keep)
+        subtract(dist, off, out=res)
+        np.less(np.absolute(res, out=mag), limit, out=keep)
         keep &= ok
         u.fill(0.0)
         np.divide(d, dist, out=u, where=keep)
-        np.multiply(u[::-1], u[::-1], out=q[:2])
-        np.multiply(u[0], u[1], out=q[2])
-        np.multiply(u, res, out=q[3:])
+        multiply(u, u, out=squares)
+        multiply(ux, uy, out=cross)
+        multiply(u, res, out=moments)
         add(q, 2, out=s)
         sums = zip(*s.tolist(), add(keep, 1).tolist(), strict=True)
-        for k, (sc, sa, sb, gx, gy, n) in enumerate(sums):
+        for k, (sa, sc, sb, gx, gy, n) in enumerate(sums):
             active[k] = active[k] and n >= 3
             det = sa * sc - sb * sb
             if active[k] and abs(det) > 1e-12:  # else a step of 0.0, as numpy added
