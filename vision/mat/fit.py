@@ -180,9 +180,13 @@ _COLS = 1024
 
 
 def _maps(count: int) -> F32:
-    """Zeroed remap maps (x, y) for ``count`` points, padded to whole rows
-    of :data:`_COLS`, for the caller to write the first ``count`` of."""
-    return np.zeros((2, -(-max(count, 1) // _COLS) * _COLS), np.float32)
+    """Remap maps (x, y) for ``count`` points, padded to whole rows of
+    :data:`_COLS` with zeros, for the caller to write the first ``count``
+    of (only the padding is zeroed: a video frame's maps hold some 40,000
+    points, written over at once)."""
+    maps = np.empty((2, -(-max(count, 1) // _COLS) * _COLS), np.float32)
+    maps[:, count:] = 0.0
+    return maps
 
 
 def _remap(image: NDArray[np.uint8], maps: F32, count: int) -> NDArray[np.uint8]:
