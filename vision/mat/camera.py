@@ -102,7 +102,10 @@ class MatCalibration:
     def plane(self, z: float) -> Matrix:
         """The homography from mat (x, y) at height ``z`` mm to pixels."""
         p = self.projection
-        return np.column_stack([p[:, 0], p[:, 1], p[:, 2] * z + p[:, 3]])
+        h = np.empty((3, 3))  # np.column_stack's array, without its Python layers
+        h[:, :2] = p[:, :2]
+        h[:, 2] = p[:, 2] * z + p[:, 3]
+        return h
 
     def to_pixels(self, points: Points, z: float = 0.0) -> Points:
         """Mat points at height ``z`` to pixels."""

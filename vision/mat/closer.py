@@ -22,6 +22,7 @@ import math
 from collections.abc import Callable
 
 import numpy as np
+from numpy.typing import NDArray
 
 from controller.games.tiddlywinks.geometry import MatSpec
 from vision.mat import relations, rings
@@ -121,12 +122,15 @@ def beside(found: Found, cal: MatCalibration) -> frozenset[int]:
         radii = f.size / 2 + np.array([BESIDE_MM[0], sum(BESIDE_MM) / 2, BESIDE_MM[1]])
         pts = (np.array([f.x, f.y]) + radii[:, None, None] * unit[None]).reshape(-1, 2)
         uv = np.round(cal.to_pixels(pts, WINK_THICKNESS_MM)).astype(int)
+        inside: dict[tuple[int, ...], tuple[NDArray[np.int64], NDArray[np.int64]]] = {}
         for c, m in found.masks.items():
             if c is f.colour:
                 continue
-            h, w = m.shape
-            ok = (uv[:, 0] >= 0) & (uv[:, 0] < w) & (uv[:, 1] >= 0) & (uv[:, 1] < h)
-            if (m[uv[ok, 1], uv[ok, 0]] > 0).sum() >= BESIDE_MIN:
+            if m.shape not in inside:  # the samples in the picture: once, not once a colour
+                h, w = m.shape
+                ok = (uv[:, 0] >= 0) & (uv[:, 0] < w) & (uv[:, 1] >= 0) & (uv[:, 1] < h)
+                inside[m.shape] = uv[ok, 1], uv[ok, 0]
+            if np.count_nonzero(m[inside[m.shape]]) >= BESIDE_MIN:
                 out.add(f.row)
                 break
     return frozenset(out)

@@ -129,7 +129,7 @@ def _strength(raw: NDArray[np.uint8], d: NDArray[np.float32],
     views and an ``einsum`` over the 3-long axis cost a third more); the
     projection on ``d`` sums its three products in the order ``einsum``
     did, to the bit."""
-    b, g, r = np.moveaxis(raw, -1, 0).astype(np.float32, order="C")
+    b, g, r = raw.transpose(2, 0, 1).astype(np.float32, order="C")  # np.moveaxis's view
     along = b * d[:, 0, None]  # d has no grey: the pixel's grey drops out
     along += g * d[:, 1, None]
     along += r * d[:, 2, None]
@@ -180,9 +180,13 @@ _COLS = 1024
 
 
 def _maps(count: int) -> F32:
-    """Zeroed remap maps (x, y) for ``count`` points, padded to whole rows
-    of :data:`_COLS`, for the caller to write the first ``count`` of."""
-    return np.zeros((2, -(-max(count, 1) // _COLS) * _COLS), np.float32)
+    """Remap maps (x, y) for ``count`` points, padded to whole rows of
+    :data:`_COLS` with zeros, for the caller to write the first ``count``
+    of (only the padding is zeroed: a video frame's maps hold some 40,000
+    points, written over at once)."""
+    maps = np.empty((2, -(-max(count, 1) // _COLS) * _COLS), np.float32)
+    maps[:, count:] = 0.0
+    return maps
 
 
 def _remap(image: NDArray[np.uint8], maps: F32, count: int) -> NDArray[np.uint8]:
@@ -197,16 +201,22 @@ def _remap(image: NDArray[np.uint8], maps: F32, count: int) -> NDArray[np.uint8]
 def _faces(raw: NDArray[np.uint8], inner: NDArray[np.int64]) -> NDArray[np.float32]:
     """Each candidate's face colour: the median of its rays' first ``inner``
     samples (a uint8 image's bilinear samples are whole grey levels), for
-    every candidate in one ``np.median`` call. The samples past a
+    every candidate in one partition. The samples past a
     candidate's ``inner`` are padded, half with 0 and half with 255, which
     leaves its own middle two in the middle of the padded row: the same
     median to the bit (the mean of two whole numbers), at a fraction of a
-    call per candidate and in uint8, which partitions faster than floats."""
+    call per candidate and in uint8, which partitions faster than floats.
+    The median as ``np.median`` computes it (its partition at the middle
+    two, their float64 sum halved), in place on the padded copy: session
+    20, ``np.median``'s Python layers cost more than the partition."""
     most = int(inner.max())
     pad = (np.arange(most)[None, None, :] >= inner[:, None, None])[..., None]
     vals = raw[:, :, :most].copy()
     np.copyto(vals, _PAD, where=pad)  # (np.where with _PAD broadcast is twice as slow)
-    return np.asarray(np.median(vals.reshape(len(raw), -1, 3), axis=1), np.float32)
+    rows = vals.reshape(len(raw), -1, 3)
+    half = rows.shape[1] // 2  # RAYS is even: every row has two middle values
+    rows.partition((half - 1, half), axis=1)
+    return np.asarray((rows[:, half - 1] + rows[:, half].astype(np.float64)) / 2, np.float32)
 
 
 _PAD = np.where(np.arange(RAYS) < RAYS // 2, 0, 255).astype(np.uint8)[None, :, None, None]
@@ -236,6 +246,11 @@ def kasa_all(pts: Floats, ok: Bools) -> tuple[Floats, Floats, Floats]:
     return cx + mean[:, 0], cy + mean[:, 1], r
 
 
+_LIMITS = (3.0, 1.5, 1.5, 0.7, 0.7, 0.7, 0.7, 0.7)
+""":func:`fixed_all`'s eight steps: how far off its circle (mm) a point
+may lie and still be fitted at each."""
+
+
 def fixed_all(
     pts: Floats, ok: Bools, start: Floats, r: float | Floats
 ) -> tuple[Floats, Floats, NDArray[np.int64], Floats]:
@@ -259,7 +274,7 @@ def fixed_all(
         return np.zeros(0), np.zeros(0), np.zeros(0, np.int64), np.zeros(0)
     add = np.add.reduce
     rows = len(pts)
-    p = np.moveaxis(pts, -1, 0).copy()  # (2, rows, points): x and y
+    p = pts.transpose(2, 0, 1).copy()  # (2, rows, points): x and y (np.moveaxis's view)
     c = start.T.copy()  # (2, rows): the centres
     xs, ys = c.tolist()
     radius = np.empty((rows, 1))
@@ -268,23 +283,31 @@ def fixed_all(
     d, u = np.empty_like(p), np.empty_like(p)  # offsets from the centre; unit vectors
     dist, res = np.empty(p.shape[1:]), np.empty(p.shape[1:])
     keep = np.empty(p.shape[1:], bool)
-    q = np.empty((5, *p.shape[1:]))  # uy*uy, ux*ux, ux*uy, ux*res, uy*res
-    s = np.empty((5, rows))  # their row sums: c, a, b, gx, gy
-    for it in range(8):
-        np.subtract(p, c[..., None], out=d)
-        np.hypot(d[0], d[1], out=dist)
+    q = np.empty((5, *p.shape[1:]))  # ux*ux, uy*uy, ux*uy, ux*res, uy*res
+    s = np.empty((5, rows))  # their row sums: a, c, b, gx, gy
+    # the views each step reads and writes, made once (session 20: a call
+    # has 3 rows at the median, and the dozen views a step made cost as
+    # much as a third of its numpy calls)
+    centre, (dx, dy), (ux, uy) = c[..., None], d, u
+    squares, cross, moments = q[:2], q[2], q[3:]
+    mag = np.empty(p.shape[1:])
+    subtract, multiply = np.subtract, np.multiply
+    off = float(r) if np.ndim(r) == 0 else radius  # a scalar's subtraction: the same values
+    for limit in _LIMITS:
+        subtract(p, centre, out=d)
+        np.hypot(dx, dy, out=dist)
         np.maximum(dist, 1e-9, out=dist)
-        np.subtract(dist, radius, out=res)
-        np.less(np.abs(res), 3.0 if it == 0 else (1.5 if it < 3 else 0.7), out=keep)
+        subtract(dist, off, out=res)
+        np.less(np.absolute(res, out=mag), limit, out=keep)
         keep &= ok
         u.fill(0.0)
         np.divide(d, dist, out=u, where=keep)
-        np.multiply(u[::-1], u[::-1], out=q[:2])
-        np.multiply(u[0], u[1], out=q[2])
-        np.multiply(u, res, out=q[3:])
+        multiply(u, u, out=squares)
+        multiply(ux, uy, out=cross)
+        multiply(u, res, out=moments)
         add(q, 2, out=s)
         sums = zip(*s.tolist(), add(keep, 1).tolist(), strict=True)
-        for k, (sc, sa, sb, gx, gy, n) in enumerate(sums):
+        for k, (sa, sc, sb, gx, gy, n) in enumerate(sums):
             active[k] = active[k] and n >= 3
             det = sa * sc - sb * sb
             if active[k] and abs(det) > 1e-12:  # else a step of 0.0, as numpy added

@@ -39,17 +39,25 @@ def colour_masks(image: NDArray[np.uint8], region: Mask) -> dict[Colour, Mask]:
     is per pixel, and outside ``region`` every mask is 0: the mat's region
     fills about half a 1280x720 frame)."""
     x0, y0, w, h = cv2.boundingRect(region)
-    out = {c: np.zeros(region.shape[:2], np.uint8) for c in COLOURS}
     if w == 0 or h == 0:
-        return out
+        return {c: np.zeros(region.shape[:2], np.uint8) for c in COLOURS}
     hsv = cv2.cvtColor(image[y0 : y0 + h, x0 : x0 + w], cv2.COLOR_BGR2HSV)
     hue, sat, val = cv2.split(hsv)
     chroma = np.asarray(cv2.multiply(sat, val, scale=1 / 255), np.uint8)
     strong = cv2.bitwise_and(np.asarray(chroma > CHROMA_MIN, np.uint8),
                              region[y0 : y0 + h, x0 : x0 + w])  # fmt: skip
     code = np.asarray(cv2.multiply(cv2.LUT(hue, HUE_CODE), strong), np.uint8)  # a bit per colour
+    rows, cols = region.shape[:2]
+    # the box's masks as they are where the box is the whole picture (a
+    # crop of a still), else framed in zeros by one copyMakeBorder each:
+    # a zeroed frame written into cost twice as much (session 20: 0.33 ms
+    # against 0.16 for a video frame's four)
+    frame = (y0, rows - y0 - h, x0, cols - x0 - w)
+    out = {}
     for k, c in enumerate(COLOURS):
-        out[c][y0 : y0 + h, x0 : x0 + w] = ((code & np.uint8(1 << k)) > 0) * np.uint8(255)
+        m = ((code & np.uint8(1 << k)) > 0) * np.uint8(255)
+        out[c] = m if not any(frame) else np.asarray(
+            cv2.copyMakeBorder(m, *frame, cv2.BORDER_CONSTANT, value=0), np.uint8)  # fmt: skip
     return out
 
 
