@@ -36,7 +36,14 @@ from vision.locate import Candidate, find_changed, find_circles, find_slivers
 from vision.model import CoinFace, Frame, Image, Observation, Posture, Zone
 from vision.posture import Posed as _Posed
 from vision.posture import Settings as Settings
-from vision.posture import by_edges, floor_point, near_middle, shadow_from, under_middle
+from vision.posture import (
+    by_edges,
+    coin_and_shadow,
+    floor_point,
+    near_middle,
+    shadow_from,
+    under_middle,
+)
 from vision.posture import choose_outline as choose_outline
 from vision.references import References
 from vision.rimband import by_band
@@ -194,15 +201,15 @@ class Analyser:
             # (Whether no face reads inside the edge: asked at most once a look.)
             return edge is not None and self._no_face(crop, edge)
 
-        if empty_still is not None and not self._clean(edge, faceless) and halves.covered:
+        @functools.cache
+        def sharp() -> Ellipse | None:
+            # (The hull of the coin's new sharp edges: asked at most once a look.)
+            assert empty_still is not None
+            return self._edges_silhouette(crop, empty_still, x, y, half)
+
+        clean = self._clean(edge, faceless)
+        if empty_still is not None and not clean and halves.covered:
             # (``covered``: a windowed still may not cover the crop.)
-            floor = empty_still
-
-            @functools.cache
-            def sharp() -> Ellipse | None:
-                # (The hull of the coin's new sharp edges: asked at most once a look.)
-                return self._edges_silhouette(crop, floor, x, y, half)
-
             segmented = halves.segmented
             found = None if segmented is None else segmented.fit
             if found is None and (edge is None or edge.ratio >= CLEAN):
@@ -220,6 +227,9 @@ class Analyser:
                 posed = by_edges(posed, sharp, self.settings)
         else:
             posed = self._by_change(crop, edge, background, x, y, half)
+            if clean and posed is not None and halves.covered:
+                # (A face read inside a round blob larger than a coin?)
+                posed = coin_and_shadow(posed, lambda: halves.segmented, sharp, self.settings)
         if posed is None:
             reasons.append(f"no coin outline near ({x:.0f}, {y:.0f}) mm")
             return None

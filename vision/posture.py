@@ -68,6 +68,15 @@ class Settings:
     its silhouette against the empty still is asked, as for an edge that
     is not clean. On tuning seeds 60 and 90 a flat coin's clean edge
     measured up to about 1.11 (1.15 under low light), but its face read."""
+    blob_edge: float = 1.18
+    """A clean round edge more than this many coin diameters across is no
+    flat coin's even when a face reads inside it: a flat coin's shadow
+    reaches at most 2.9 mm beyond it (``far_shadow``) and the still's blur
+    0.1-0.6 mm each side, 28.1 mm in all, 1.17 diameters. Measured: up to
+    1.15 under low light (rig 60008), 1.168 on tuning seed 170 (170005#88,
+    camera 2: a flat coin outside the square's far corner); the leaning
+    coins and shadows this was made for, 1.19 and 1.22 (220005#26, 130016#2).
+    Its silhouette is asked (:func:`coin_and_shadow`)."""
     coin_thickness_mm: float = 2.0
     """Only to place a leaning coin's middle (see :func:`under_middle`)."""
     far_shadow: float = 0.72
@@ -187,6 +196,67 @@ def by_edges(posed: Posed, edges: Callable[[], Ellipse | None], settings: Settin
         return posed
     note = f"outline {posed.outline.ratio:.2f}, its sharp edges {hull.ratio:.2f}: flat"
     return Posed(hull, Posture.FLAT, note=note)
+
+
+def coin_and_shadow(
+    posed: Posed,
+    silhouette: Callable[[], Segmented | None],
+    edges: Callable[[], Ellipse | None],
+    settings: Settings,
+) -> Posed:
+    """``posed`` (flat, by a clean round edge inside which a face reads),
+    unless the edge is larger than any flat coin's with its shadow
+    (``blob_edge``) and the silhouette against the empty still
+    (``silhouette()``, asked only then) is a solid oval inside it: it says
+    leaning (``leaning_silhouette`` or less), its convex hull does too
+    (under ``ragged_hull``: not a flat coin's dented silhouette) and so does
+    the hull of the coin's new sharp edges (``edges()``: under
+    ``flat_silhouette``, as :func:`by_edges` asks). Then the round edge is a
+    leaning coin and its shadow as one blob, and the face read inside it is
+    the coin's own, foreshortened, among the shadow's pixels: leaning,
+    outlined by the silhouette. Fresh seed 220, 220005#26 (leaning 38
+    degrees, called heads by both cameras: a wrong point): camera 1's edge
+    0.99 round and 1.19 diameters across, heads by a margin of 0.105 (best
+    score 0.25), silhouette 0.78, its hull 0.78, the sharp edges' 0.79 (0.73
+    by the geometry). Without the size cut (any edge over ``big_edge``) the
+    rule ruled 18 flat coins' views leaning on tuning seeds 100 and 130
+    (edges 1.08-1.15 across, silhouettes 0.26-0.92 with hulls 0.56-0.93:
+    small or line-dented coins whose faces read at 0.38-0.74) and one cleet
+    more (130017#23, 1.09); with it no flat coin's and one cleet's
+    (130016#2: 1.22 across, tails at 0.22). The margin is thin: a flat
+    coin's clean edge measured 1.168 on seed 170 (``blob_edge``).
+
+    >>> s = Settings()
+    >>> edge = Posed(Ellipse(100, 100, 114, 113, 0), Posture.FLAT)
+    >>> oval = Ellipse(100, 100, 108, 84, 0)
+    >>> coin_and_shadow(edge, lambda: Segmented(oval, oval), lambda: oval, s).posture
+    <Posture.LEANING: 'leaning'>
+    >>> round_hull = Ellipse(100, 100, 98, 96, 0)
+    >>> coin_and_shadow(edge, lambda: Segmented(oval, round_hull), lambda: oval, s).posture
+    <Posture.FLAT: 'flat'>
+    >>> flat_size = Posed(Ellipse(100, 100, 108, 107, 0), Posture.FLAT)
+    >>> coin_and_shadow(flat_size, lambda: Segmented(oval, oval), lambda: oval, s).posture
+    <Posture.FLAT: 'flat'>
+    """
+    edge = posed.outline
+    if posed.posture is not Posture.FLAT or edge.major <= settings.blob_edge * settings.crop_px:
+        return posed
+    found = silhouette()
+    if found is None or found.fit.ratio > settings.leaning_silhouette:
+        return posed
+    if math.hypot(found.fit.x - edge.x, found.fit.y - edge.y) > edge.major / 2:
+        return posed  # (not the coin inside that blob)
+    if found.hull.ratio >= settings.ragged_hull:
+        return posed
+    sharp = edges()
+    if sharp is not None and sharp.ratio >= settings.flat_silhouette:
+        return posed
+    note = (
+        f"a round edge {edge.major / settings.crop_px:.2f} diameters across"
+        f" around a solid oval silhouette {found.fit.ratio:.2f} (hull {found.hull.ratio:.2f}):"
+        " coin and shadow, leaning"
+    )
+    return Posed(found.fit, Posture.LEANING, note=note)
 
 
 def dented(silhouette: Ellipse, settings: Settings) -> bool:
