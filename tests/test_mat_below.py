@@ -1,6 +1,6 @@
-"""Two winks of one colour ordered by their edges clear of only the third
-winks that may lie over them (issue 8, session 20: a wink known to lie under
-either of the pair hides neither edge), against the renderer's ground truth."""
+"""Two winks of one colour ordered by their edges, a wink of another colour
+known to lie under either of them left out of the third winks that hide the
+edges (issue 8, session 20), against the renderer's ground truth."""
 
 from __future__ import annotations
 

@@ -229,17 +229,21 @@ def _edge_over(grey: NDArray[np.uint8], cal: MatCalibration, circ: list[Circle],
     the pair undecided costs only the miss.) Edges whose greys differ by
     less than :data:`EDGE_T_MIN` standard errors: None too.
 
-    Third winks known to lie under either of the pair (``under``) are
-    never among those it is judged clear of: a wink under j shows nowhere
-    in j's disc, where i's edge would run, nor can it lie over i where j's
-    edge would (j over it, it over i, i over j is a loop); likewise under
-    i. Session 13 (tuning seeds 40151, r4 on r5 on y2, and 40241, y2 on y6
-    on g2, left open) left them out only where the others hid an edge
-    wholly; where they left a sample or two, the pair was judged on those
-    (session 20: tuning seed 76965, r6 on r4 on y2, read again at its
-    levels clear of y2, under r4: 1 sample of r6's edge against 27, 94.0
-    and 92.4 grey, left open, and r6 on r4 and on y2 lost; clear of
-    nothing, 83.4 against 92.3 over 29 each).
+    Where those hide an edge, it is read again clear of only the third
+    winks not known to lie under either of the pair (``under``): a wink
+    under j shows nowhere in j's disc, where i's edge would run, nor can it
+    lie over i where j's edge would (j over it, it over i, i over j is a
+    loop); likewise under i (session 13: tuning seeds 40151, r4 on r5 on y2,
+    and 40241, y2 on y6 on g2, left open). One of another colour so known
+    (``foreign``) is left out from the start, not only where the others
+    hide an edge wholly: its order with the pair was read from a lens's
+    colour, which a misfit does not fake as it fakes edges (session 20:
+    tuning seed 76965, r6 on r4 on y2, read again at its levels clear of
+    y2, under r4, kept 1 sample of r6's edge against 27, 94.0 and 92.4
+    grey, and left r6 on nothing, r6 on r4 and on y2 lost; clear of
+    nothing, 83.4 against 92.3 over 29 each). Leaving out those of the
+    pair's colour too cured the same but read 77106 upside down: y1 on y2,
+    under a false yellow 16 mm circle 4 mm off y2 read under one of them.
 
     A wink known to lie under both (``below``) is no third wink at all: it
     shows nowhere in either disc, where the edges run (session 14: tuning
@@ -247,15 +251,21 @@ def _edge_over(grey: NDArray[np.uint8], cal: MatCalibration, circ: list[Circle],
     left, 61 against 62 grey, and the pair stayed open; all 17 of each read
     59.6 against 65.5, b5 on b4)."""
     a, b = circ[i], circ[j]
-    third = [k for k, c in enumerate(circ) if k not in (i, j) and k not in below | under
+    sure = under & set(foreign)  # of another colour, known under either: hides neither edge
+    third = [k for k, c in enumerate(circ) if k not in (i, j) and k not in below | sure
              and overlap(c, a) > 0 and overlap(c, b) > 0]  # fmt: skip
     da, db = _arcs(grey, cal, a, b, [circ[k] for k in third])
     if not (len(da) and len(db)):
         wa, wb = _arcs(grey, cal, a, b, [])
         fa, fb = _arcs(grey, cal, a, b, [circ[k] for k in third if k in foreign])
         if (not len(fa) and len(wa)) or (not len(fb) and len(wb)):
-            return None  # hidden by a wink of another colour, not merely too short to read
-        da, db = (fa, fb) if len(fa) and len(fb) else (wa, wb)
+            # hidden by a wink of another colour, not merely too short to read;
+            # but a wink known to lie under either of the pair hides neither edge
+            da, db = _arcs(grey, cal, a, b, [circ[k] for k in third if k not in under])
+            if not (len(da) and len(db)):
+                return None
+        else:
+            da, db = (fa, fb) if len(fa) and len(fb) else (wa, wb)
     if not (len(da) and len(db)):
         return len(da) > 0  # an edge seen nowhere counts as the lighter
     va = da.var() if len(da) >= EDGE_SAMPLES_MIN else db.var()  # one edge's spread for both
