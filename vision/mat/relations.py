@@ -234,7 +234,16 @@ def _edge_over(grey: NDArray[np.uint8], cal: MatCalibration, circ: list[Circle],
     under j shows nowhere in j's disc, where i's edge would run, nor can it
     lie over i where j's edge would (j over it, it over i, i over j is a
     loop); likewise under i (session 13: tuning seeds 40151, r4 on r5 on y2,
-    and 40241, y2 on y6 on g2, left open).
+    and 40241, y2 on y6 on g2, left open). One of another colour so known
+    (``foreign``) is left out from the start, not only where the others
+    hide an edge wholly: its order with the pair was read from a lens's
+    colour, which a misfit does not fake as it fakes edges (session 20:
+    tuning seed 76965, r6 on r4 on y2, read again at its levels clear of
+    y2, under r4, kept 1 sample of r6's edge against 27, 94.0 and 92.4
+    grey, and left r6 on nothing, r6 on r4 and on y2 lost; clear of
+    nothing, 83.4 against 92.3 over 29 each). Leaving out those of the
+    pair's colour too cured the same but read 77106 upside down: y1 on y2,
+    under a false yellow 16 mm circle 4 mm off y2 read under one of them.
 
     A wink known to lie under both (``below``) is no third wink at all: it
     shows nowhere in either disc, where the edges run (session 14: tuning
@@ -242,7 +251,8 @@ def _edge_over(grey: NDArray[np.uint8], cal: MatCalibration, circ: list[Circle],
     left, 61 against 62 grey, and the pair stayed open; all 17 of each read
     59.6 against 65.5, b5 on b4)."""
     a, b = circ[i], circ[j]
-    third = [k for k, c in enumerate(circ) if k not in (i, j) and k not in below
+    sure = under & set(foreign)  # of another colour, known under either: hides neither edge
+    third = [k for k, c in enumerate(circ) if k not in (i, j) and k not in below | sure
              and overlap(c, a) > 0 and overlap(c, b) > 0]  # fmt: skip
     da, db = _arcs(grey, cal, a, b, [circ[k] for k in third])
     if not (len(da) and len(db)):
