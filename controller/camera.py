@@ -16,7 +16,9 @@ input. A camera that cannot be opened or stops giving frames is a ``camera``
 health event, hence a ``suspended`` ruling, and the spotter enters landings.
 A second floor camera (``[camera.second]``) is opened, watched and reported
 the same way under its own sensor name (:data:`SECOND_CAMERA_SENSOR`); the
-landing is the two cameras' judgements fused (``vision.fuse``).
+landing is the two cameras' judgements fused (``vision.fuse``). While the
+first gives no frames, the second's preview is watched for the coin to
+settle and its still alone is the landing.
 
 OpenCV is imported only here, when a table has a camera.
 """

@@ -435,3 +435,167 @@ def test_a_second_camera_unplugged_at_start_up_stays_suspended(
 
     assert health() == [(SECOND_CAMERA_SENSOR, False)]  # not "recovered" by the lines
     assert health() == [(SECOND_CAMERA_SENSOR, False)]  # a restart: still out, nothing new
+
+
+def _health(events: list[Any]) -> list[tuple[str, bool]]:
+    return [(e.sensor, e.ok) for e in events if isinstance(e, HealthEvent)]
+
+
+def _poll(watch: CameraWatch, times: range) -> tuple[list[Landed], list[Any]]:
+    """Poll the watch at each time: the landings it gives, and every event.
+    (:func:`_pair`'s cameras have no coin references: the coins below lean,
+    a cleet told by its outline alone.)"""
+    events = [e for t in times for e in watch.poll(t)]
+    return [e for e in events if isinstance(e, Landed)], events
+
+
+def test_with_the_first_camera_unplugged_before_go_the_second_judges_the_landing(
+    table: Path,
+) -> None:
+    """``tableref run``, the first camera gone before Go (no empty floor of
+    its own): the second camera's preview is watched for the coin to settle,
+    its still alone is the ``landed`` input the engine rules, and the
+    evidence says the first gave no frames. The first camera's fault stays
+    a ``suspended`` ruling; once it is back, the next landing is both
+    cameras' again."""
+    from controller.service import TableService
+    from controller.timebase import SimClock
+
+    path = table / "fallback.toml"  # a journal of its own: a new match
+    path.write_text(CONFIG.replace("[match]", 'journal = "fallback.sqlite"\n[match]'))
+    config = load_config(path)
+    clock = SimClock(start_ns=100 * 10**9, wall_at_start=1_000_000.0)
+    service = TableService(config, clock=clock)
+    try:
+        assert isinstance(service.camera, LiveCamera)
+        floor = service.camera.watch.link.source
+        assert isinstance(floor, SyntheticSource)
+        floor.fail = True
+        live_toss(service, clock, floor, Landing(60, 110, "tails", rotation_deg=140))
+        landed = [i for i in service.journal.inputs() if i.kind == "landed"]
+        decided = [r for r in service.journal.rulings() if r["kind"] != "notice"]
+        floor.fail = False
+        floor.drop(None)  # the coin picked up before the next Go
+        live_toss(service, clock, floor, Landing(110, 70, "heads", rotation_deg=20))
+        again = [i for i in service.journal.inputs() if i.kind == "landed"][len(landed) :]
+        health = [(i.payload["sensor"], i.payload["ok"])
+                  for i in service.journal.inputs() if i.kind == "health"]  # fmt: skip
+    finally:
+        service.close()
+    assert len(landed) == 1
+    assert landed[0].payload["face"] == "tails" and landed[0].payload["in_area"] is True
+    doc = json.loads((config.journal.parent / str(landed[0].payload["evidence"])).read_text())
+    assert doc["fused"] is True and doc["verdict"] == "tails"
+    assert doc["cameras"]["first"] == {"evidence": None, "verdict": None, "why": "no frames"}
+    assert doc["cameras"]["second"]["verdict"] == "tails"
+    assert [(r["kind"], r["rule"], r["to"]) for r in decided] == [
+        ("suspended", None, None),
+        ("point", "2.3.1", "ben"),
+    ], decided
+    assert CAMERA_SENSOR in str(decided[0]["detail"])
+    # Back: its recovery (at the next Go) and a landing both cameras judged.
+    assert health == [(CAMERA_SENSOR, False), (CAMERA_SENSOR, True)]
+    assert len(again) == 1
+    doc = json.loads((config.journal.parent / str(again[0].payload["evidence"])).read_text())
+    assert {seen["verdict"] for seen in doc["cameras"].values()} == {"heads"}, doc
+
+
+def test_the_first_camera_failing_mid_flight_hands_the_watch_to_the_second(
+    tmp_path: Path,
+) -> None:
+    """The empty floor taken by both, then the first camera unplugged while
+    the coin is in the air: the second's own settle detector (told its own
+    empty floor) says when it is at rest, and its still is the landing."""
+    first, _second, watch = _pair()
+    watch._evidence, watch._base = tmp_path / "ev", tmp_path
+    assert _health(watch.start(0) + watch.empty_floor(1)) == []
+    assert _poll(watch, range(2, 5)) == ([], [])
+    first.fail = True
+    assert _poll(watch, range(5, 8))[0] == []  # nothing has landed: nothing settles
+    first.drop(Landing(100.0, 70.0, "heads", tilt_deg=75))  # leaning: a cleet
+    landed, events = _poll(watch, range(8, 20))
+    assert _health(events) == []  # the first's fault was said once, at t=5
+    assert len(landed) == 1 and landed[0].face.value == "edge"
+    assert watch.seen[0] == ("first", None)
+    assert watch.seen[1][0] == "second" and watch.seen[1][1] is not None
+    doc = json.loads((tmp_path / landed[0].evidence).read_text())
+    assert doc["cameras"]["first"] == {"evidence": None, "verdict": None, "why": "no frames"}
+    assert doc["cameras"]["second"]["verdict"] == "edge"
+    assert (tmp_path / "ev" / f"{Path(landed[0].evidence).stem}-second.png").is_file()
+    assert not list((tmp_path / "ev").glob("*-first.*"))
+    # The harness's synthetic frame input too: the second's stills alone.
+    looked = [e for e in watch.look(30) if isinstance(e, Landed)]
+    assert len(looked) == 1 and watch.seen[0] == ("first", None)
+    watch.close()
+
+
+def test_the_first_camera_back_mid_flight_takes_the_watch_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Out for a few frames and back before the coin lands: the first
+    camera's preview is watched again (the second is asked for one preview,
+    with its still), its fault and recovery reported as before, and the
+    landing is both cameras'."""
+    first, second, watch = _pair()
+    watch.start(0)
+    watch.empty_floor(1)
+    asked: list[int] = []
+    preview = second.preview
+
+    def counted() -> Any:
+        asked.append(1)
+        return preview()
+
+    monkeypatch.setattr(second, "preview", counted)
+    first.fail = True
+    down = _poll(watch, range(2, 5))[1]
+    assert len(asked) == 3  # the second watched while the first is out
+    first.fail = False
+    first.drop(Landing(100.0, 70.0, "tails", tilt_deg=75))
+    landed, up = _poll(watch, range(5, 20))
+    assert _health(down + up) == [(CAMERA_SENSOR, False), (CAMERA_SENSOR, True)]
+    assert len(landed) == 1 and landed[0].face.value == "edge"
+    assert len(asked) == 3 + 1  # then only at the still
+    assert all(obs is not None and obs.found for _, obs in watch.seen)
+    watch.close()
+
+
+def test_the_first_camera_losing_its_still_leaves_the_landing_to_the_second(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Its preview settled, then no still: the second's still is the landing."""
+    from vision.model import CameraError
+
+    first, _second, watch = _pair()
+    watch.start(0)
+    watch.empty_floor(1)
+
+    def unplugged() -> Any:
+        raise CameraError("unplugged")
+
+    monkeypatch.setattr(first, "still", unplugged)
+    first.drop(Landing(80.0, 100.0, "heads", tilt_deg=75))
+    landed, events = _poll(watch, range(2, 14))
+    assert _health(events)[:1] == [(CAMERA_SENSOR, False)]
+    assert len(landed) == 1 and landed[0].face.value == "edge"
+    assert watch.seen[0] == ("first", None)
+    watch.close()
+
+
+def test_both_cameras_out_judge_nothing_until_one_is_back() -> None:
+    """Both out: nothing judged, each camera's fault said once (the second's
+    as soon as it is watched, the first being out); the second back, the
+    first still out: the second judges alone."""
+    first, second, watch = _pair()
+    watch.start(0)
+    watch.empty_floor(1)
+    first.fail = second.fail = True
+    first.drop(Landing(100.0, 70.0, "heads", tilt_deg=75))
+    none, out = _poll(watch, range(2, 14))
+    second.fail = False
+    landed, back = _poll(watch, range(14, 26))
+    assert none == [] and len(landed) == 1 and landed[0].face.value == "edge"
+    assert watch.seen[0] == ("first", None)
+    assert _health(out) == [(CAMERA_SENSOR, False), (SECOND_CAMERA_SENSOR, False)]
+    assert _health(back) == [(SECOND_CAMERA_SENSOR, True)]
+    watch.close()

@@ -18,7 +18,11 @@ watched on the first camera's preview; then both take a still, each is
 judged by its own :class:`~vision.analyse.Analyser` (its own calibration
 and references) and :func:`vision.fuse.fuse` makes the landing. Evidence is
 kept for both: ``landing-<t>-first.*``, ``landing-<t>-second.*`` and the
-fused ``landing-<t>.json``, which names which camera saw what.
+fused ``landing-<t>.json``, which names which camera saw what. While the
+first camera gives no frames, the second's preview is watched instead (its
+own settle detector, told its own empty floor at Go) and the landing is its
+still's alone, the first named in the evidence as giving no frames; the
+first camera's next preview takes the watch back.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from controller.games.heads_and_tails.events import Face, Landed
@@ -135,17 +139,23 @@ def describe_views(views: Sequence[tuple[str, Observation | None]], fused: Obser
 @dataclass
 class SecondCamera:
     """The second floor camera as the watch drives it: its link (health
-    events under its own sensor name), its analyser and its empty floor."""
+    events under its own sensor name), its analyser, its empty floor and
+    its settle detector (fed only while the first camera gives no frames)."""
 
     link: CameraLink
     analyser: Analyser
     background: Frame | None = None
     empty_still: Frame | None = None
+    settle: SettleDetector = field(default_factory=SettleDetector)
 
-    def frames(self, t_ns: int) -> tuple[tuple[Frame, Frame] | None, list[Event]]:
-        """A preview and a still now (None when it gives no frames)."""
+    def frames(
+        self, t_ns: int, settling: bool = False
+    ) -> tuple[tuple[Frame, Frame] | None, list[Event]]:
+        """A preview and a still now (None when it gives no frames);
+        ``settling``: the preview is fed to :attr:`settle` first, and the
+        still taken only if the scene has just settled (else None)."""
         preview, events = self.link.capture(t_ns, still=False)
-        if preview is None:
+        if preview is None or (settling and not self.settle.feed(preview.image)):
             return None, events
         still, more = self.link.capture(t_ns, still=True)
         return (None if still is None else (preview, still)), events + more
@@ -211,16 +221,22 @@ class CameraWatch:
             events += more
             self._empty_still = still
         if self.second is not None:
-            frames, more = self.second.frames(t_ns)
+            cam = self.second
+            frames, more = cam.frames(t_ns)
             events += more
             if frames is not None:
-                self.second.background, self.second.empty_still = frames
+                cam.background, cam.empty_still = frames
+                cam.settle.expect(frames[0].image, cam.analyser.coin_px(frames[0]))
         return events
 
     def poll(self, t_ns: int) -> list[Event]:
-        """One preview frame; once the scene settles, the landing it shows."""
+        """One preview frame; once the scene settles, the landing it shows.
+        While the first camera gives no frames, the second's preview is
+        watched instead, and the landing is the second's still alone."""
         frame, events = self._capture(t_ns, still=False)
-        if frame is None or not self._settle.feed(frame.image):
+        if frame is None:
+            return events if self.second is None else events + self._alone(self.second, t_ns)
+        if not self._settle.feed(frame.image):
             return events
         return events + self._stills(frame, t_ns)
 
@@ -229,39 +245,65 @@ class CameraWatch:
         synthetic ``frame`` input, which (like an image ``frame``) is the
         still of a coin at rest and so skips the settle detector."""
         frame, events = self._capture(t_ns, still=False)
-        return events if frame is None else events + self._stills(frame, t_ns)
+        if frame is None:
+            if self.second is None:
+                return events
+            return events + self._alone(self.second, t_ns, settling=False)
+        return events + self._stills(frame, t_ns)
 
     def _stills(self, preview: Frame, t_ns: int) -> list[Event]:
-        """The stills (both cameras') and the landing judged on them."""
+        """The stills (both cameras') and the landing judged on them; the
+        second's alone if the first gives no still."""
         still, events = self._capture(t_ns, still=True)
-        if still is None:
+        if still is None and self.second is None:
             return events
         other = None
         if self.second is not None:
             other, more = self.second.frames(t_ns)
             events += more
+        if still is None:
+            return events if other is None else [*events, self.judge(None, None, t_ns, other)]
         events.append(self.judge(preview, still, t_ns, other))
         return events
 
+    def _alone(self, second: SecondCamera, t_ns: int, settling: bool = True) -> list[Event]:
+        """The first camera gave no frames: the second camera's preview (fed
+        to its settle detector when ``settling``) and, once settled, the
+        landing its still shows alone."""
+        frames, events = second.frames(t_ns, settling)
+        return events if frames is None else [*events, self.judge(None, None, t_ns, frames)]
+
     def judge(
-        self, preview: Frame, still: Frame, t_ns: int, other: tuple[Frame, Frame] | None = None
+        self,
+        preview: Frame | None,
+        still: Frame | None,
+        t_ns: int,
+        other: tuple[Frame, Frame] | None = None,
     ) -> Landed:
         """Analyse one landing and keep its evidence; ``other``: the second
-        camera's preview and still (None: it has none, or gave no frames)."""
+        camera's preview and still (None: it has none, or gave no frames).
+        ``preview`` and ``still`` None: the first camera gave no frames (the
+        second's alone is the landing; one camera cannot judge without them)."""
         beside: Future[Observation] | None = None
         if self.second is not None and other is not None and self._beside is not None:
             cam = self.second
             beside = self._beside.submit(
                 _observe, cam.analyser, *other, cam.background, cam.empty_still
             )
-        obs = _observe(self.analyser, preview, still, self._background, self._empty_still)
+        obs = None
+        if preview is not None and still is not None:
+            obs = _observe(self.analyser, preview, still, self._background, self._empty_still)
         if self.second is None:
+            if obs is None:
+                raise ValueError("no still to judge")
             self.seen = [(FIRST, obs)]
             evidence = ""
             if self._evidence is not None:
                 evidence = save_evidence(self._evidence, f"landing-{t_ns}", obs, self._base)
             return landed_from(obs, t_ns, evidence)
         two = None if beside is None else beside.result()
+        if obs is None and two is None:
+            raise ValueError("no camera's still to judge")
         self.seen = [(FIRST, obs), (SECOND, two)]
         analysers = {FIRST: self.analyser, SECOND: self.second.analyser}
         kept = [(name, v) for name, v in self.seen if v is not None]
