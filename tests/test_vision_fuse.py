@@ -6,7 +6,15 @@ from dataclasses import replace
 
 import pytest
 
-from vision.fuse import FLAT_OR_LEANING, MILD_ON_LINE, NO_ONE_COIN, SMALL_PX, explained, fuse
+from vision.fuse import (
+    FLAT_OR_LEANING,
+    MILD_ON_LINE,
+    NO_ONE_COIN,
+    OPEN_OFF_LINE,
+    SMALL_PX,
+    explained,
+    fuse,
+)
 from vision.model import CoinFace, Observation, Posture, Zone
 
 FLAT = Observation(
@@ -210,3 +218,59 @@ def test_a_small_leaning_view_is_still_the_spotters_with_the_cameras_places() ->
 def test_the_cameras_places_are_one_a_view() -> None:
     with pytest.raises(ValueError):
         fuse([OVAL, READ], cameras=[OVER])
+
+
+# Tuning landing 230011#67 (a cleet leaning 32 degrees, called heads by the
+# pair): camera 1 leaves it open (0.92), camera 2 reads heads on it round.
+OPEN_1 = replace(
+    FLAT,
+    face=CoinFace.INDETERMINATE,
+    posture=Posture.INDETERMINATE,
+    confidence=0.0,
+    x_mm=63.9,
+    y_mm=610.2,
+    axis_ratio=0.922,
+    axis_deg=178.1,
+    coin_px=103.9,
+)
+HEADS_2 = replace(
+    FLAT,
+    face=CoinFace.HEADS,
+    confidence=0.338,
+    x_mm=63.3,
+    y_mm=609.2,
+    axis_ratio=0.987,
+    axis_deg=121.4,
+    coin_px=113.1,
+)
+PLACES_230011 = [(998.4, 565.0, 2207.3), (391.0, 1019.1, 2478.6)]
+
+
+def test_an_open_view_off_the_line_one_tilted_coin_explains_is_the_spotters() -> None:
+    assert explained([OPEN_1, HEADS_2], PLACES_230011) is True
+    one = fuse([OPEN_1, HEADS_2], cameras=PLACES_230011)
+    assert one.verdict == "indeterminate"
+    assert OPEN_OFF_LINE in one.reasons
+    # Without the places the geometry is not asked: the face, as before.
+    assert fuse([OPEN_1, HEADS_2]).verdict == "heads"
+
+
+def test_an_open_view_on_the_line_or_small_stays_the_face_read() -> None:
+    on_line = [replace(v, zone=Zone.ON_LINE) for v in (OPEN_1, HEADS_2)]
+    assert fuse(on_line, cameras=PLACES_230011).verdict == "heads"
+    small = replace(OPEN_1, coin_px=SMALL_PX - 1)
+    assert fuse([small, HEADS_2], cameras=PLACES_230011).verdict == "heads"
+
+
+def test_an_open_view_no_tilted_coin_explains_stays_the_face_read() -> None:
+    # Tuning landing 230008#80, flat heads: camera 2's open view (0.93) and
+    # camera 1's round one fit no coin tilted 20 degrees or more.
+    heads = replace(
+        HEADS_2, x_mm=134.8, y_mm=1018.2, axis_ratio=0.986, axis_deg=131.4, coin_px=94.0
+    )
+    unsure = replace(
+        OPEN_1, x_mm=137.7, y_mm=1017.5, axis_ratio=0.934, axis_deg=153.4, coin_px=77.5
+    )
+    places = [(583.5, 865.3, 2099.2), (1221.5, 421.2, 1944.5)]
+    assert explained([heads, unsure], places) is False
+    assert fuse([heads, unsure], cameras=places).verdict == "heads"

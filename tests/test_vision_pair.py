@@ -12,7 +12,7 @@ import pytest
 
 cv2 = pytest.importorskip("cv2")
 
-from vision.fuse import NO_ONE_COIN, fuse  # noqa: E402
+from vision.fuse import NO_ONE_COIN, OPEN_OFF_LINE, fuse  # noqa: E402
 from vision.model import Posture  # noqa: E402
 from vision.synth.scene import Landing  # noqa: E402
 from vision.synth.trial import (  # noqa: E402
@@ -151,3 +151,20 @@ def test_a_cleet_one_camera_reads_a_face_on_stays_a_cleet() -> None:
     assert fuse([first, second], cameras=pair.cameras).verdict == "edge"
     assert pair.fused.observation.verdict == "edge"
     assert fuse([first, second]).verdict == "edge"
+
+
+def test_a_cleet_one_camera_reads_round_and_the_other_leaves_open_is_the_spotters() -> None:
+    # Tuning landing 230007#12 (seed 230, fresh in session 20), leaning 33
+    # degrees, clear of the line: camera 1 leaves it open (edge 0.94,
+    # silhouette 0.93; the geometry 0.92), camera 2 reads heads by its edge
+    # alone (0.90, as the geometry says: the still's window left no
+    # silhouette, and an edge of 0.89 or more is flat). The pair called it
+    # heads (a wrong point); one tilted coin explains both outlines.
+    pair = list(pair_trials(230007, 13))[12]
+    first, second = pair.first.observation, pair.second.observation
+    assert pair.first.truth == "edge" and 32 < pair.first.landing.tilt_deg < 34
+    assert (first.posture, second.verdict) == (Posture.INDETERMINATE, "heads"), first.reasons
+    assert second.coin_px >= 50 and first.coin_px >= 50
+    one = pair.fused.observation
+    assert one.verdict == "indeterminate" and OPEN_OFF_LINE in one.reasons
+    assert fuse([first, second]).verdict == "heads"  # (without the places)

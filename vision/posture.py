@@ -61,13 +61,6 @@ class Settings:
     or leaning is the spotter's call, not a cleet. Chosen on rigs 50000-50019
     and 80000-80019 (not the benchmark's): the lowest edge ratio at which no
     coin ruled leaning there went to the spotter instead."""
-    big_edge: float = 1.08
-    """A clean round edge more than this many coin diameters across with no
-    face read inside it is not taken at once: a coin leaning with its
-    shadow against it can make one round blob (about 1.15 diameters), so
-    its silhouette against the empty still is asked, as for an edge that
-    is not clean. On tuning seeds 60 and 90 a flat coin's clean edge
-    measured up to about 1.11 (1.15 under low light), but its face read."""
     blob_edge: float = 1.18
     """A clean round edge more than this many coin diameters across is no
     flat coin's even when a face reads inside it: a flat coin's shadow
@@ -218,7 +211,7 @@ def coin_and_shadow(
     degrees, called heads by both cameras: a wrong point): camera 1's edge
     0.99 round and 1.19 diameters across, heads by a margin of 0.105 (best
     score 0.25), silhouette 0.78, its hull 0.78, the sharp edges' 0.79 (0.73
-    by the geometry). Without the size cut (any edge over ``big_edge``) the
+    by the geometry). Without the size cut (any edge over 1.08 diameters) the
     rule ruled 18 flat coins' views leaning on tuning seeds 100 and 130
     (edges 1.08-1.15 across, silhouettes 0.26-0.92 with hulls 0.56-0.93:
     small or line-dented coins whose faces read at 0.38-0.74) and one cleet
