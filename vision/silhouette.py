@@ -152,7 +152,7 @@ def coin_mask(crop: Image, floor: Image, blur: float, despeckle: bool = True) ->
     noise_b = 1.4826 * float(np.float32(median(np.abs(quarter)))) + 0.01
     noise_q = float(_median(q)) + 0.01
     coin = (q > max(0.06, 3 * noise_q)) | (b > max(0.1, 3 * noise_b)) | (b < -0.55)
-    mask = coin.astype(np.uint8)
+    mask = coin.view(np.uint8)  # (0 and 1, as astype gives them; both morphologies copy)
     if despeckle:
         mask = np.asarray(
             cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8)), np.uint8
@@ -328,9 +328,11 @@ def edge_silhouette(crop: Image, floor: Image, diameter: float) -> Ellipse | Non
     new edges for ``SUPPORT`` of its outline."""
     if floor.shape[:2] != crop.shape[:2]:
         return None
-    new = (_gradient(crop) - _gradient(floor)) > SHARP
-    changed = coin_mask(crop, floor, 0.0) > 0
-    both = (new | changed).astype(np.uint8)
+    rise = _gradient(crop)
+    np.subtract(rise, _gradient(floor), out=rise)  # (in place: as rise - floor's, bit for bit)
+    inside = rise > SHARP
+    inside |= coin_mask(crop, floor, 0.0) > 0
+    both = inside.view(np.uint8)  # (0 and 1, as astype gives them)
     # Join a coin's edges (its rim, its relief) into one blob.
     joined = cv2.dilate(both, np.ones((5, 5), np.uint8))
     count, labels, stats, centres = components(joined)
@@ -352,7 +354,7 @@ def edge_silhouette(crop: Image, floor: Image, diameter: float) -> Ellipse | Non
     ]
     keep = np.zeros(count, np.bool_)
     keep[near] = True
-    pts = _hull_candidates(keep[labels] & (both > 0))
+    pts = _hull_candidates(keep[labels] & inside)
     if pts is None:
         return None
     hull = cv2.convexHull(pts)
