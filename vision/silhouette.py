@@ -354,7 +354,7 @@ def edge_silhouette(crop: Image, floor: Image, diameter: float) -> Ellipse | Non
     ]
     keep = np.zeros(count, np.bool_)
     keep[near] = True
-    pts = _hull_candidates(keep[labels] & inside)
+    pts = _hull_candidates(np.take(keep, labels) & inside)  # (take: 0.10 ms; keep[labels] 0.31)
     if pts is None:
         return None
     hull = cv2.convexHull(pts)
