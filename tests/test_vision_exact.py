@@ -429,3 +429,33 @@ def test_the_crop_smoothed_where_the_rays_read_is_the_whole_smoothed_crop() -> N
             fit = refine(lazy, guess)
             assert fit == refine(whole, guess), (trial, guess)
             assert _support(lazy, fit) == _support(whole, fit), (trial, fit)
+
+
+def test_the_hull_of_each_rows_ends_is_the_hull_of_every_point() -> None:
+    # Random speckle, ellipses (filled and rings), thinned polygons and full
+    # rows: the convex hull of the rows' first and last points (all of the
+    # first and last rows) is cv2.convexHull of every point, bit for bit.
+    rng = np.random.default_rng(7)
+    for it in range(3000):
+        h, w = (int(v) for v in rng.integers(1, 80, 2))
+        m = np.zeros((h, w), np.uint8)
+        if it % 3 == 0:
+            m = (rng.random((h, w)) < rng.random() * 0.3).astype(np.uint8)
+        elif it % 3 == 1:
+            centre = (float(rng.uniform(0, w)), float(rng.uniform(0, h)))
+            axes = (float(rng.uniform(1, w)), float(rng.uniform(1, h)))
+            box = (centre, axes, float(rng.uniform(0, 180)))
+            cv2.ellipse(m, box, 1, int(rng.integers(-1, 3)))
+        else:
+            corners = rng.integers(0, [w, h], (int(rng.integers(3, 8)), 2)).astype(np.int32)
+            cv2.fillPoly(m, [corners], 1)
+            m &= (rng.random((h, w)) < 0.7).astype(np.uint8)
+            m[int(rng.integers(0, h)), :] = rng.random(w) < 0.5
+        ys, xs = np.nonzero(m)
+        got = silhouette._hull_candidates(m > 0)
+        if len(xs) < 6:
+            assert got is None
+            continue
+        assert got is not None
+        every = cv2.convexHull(np.column_stack([xs, ys]).astype(np.float32))
+        assert np.array_equal(cv2.convexHull(got), every)
