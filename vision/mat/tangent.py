@@ -86,7 +86,13 @@ def retake(cal: MatCalibration, image: NDArray[np.uint8], grey: NDArray[np.uint8
     through its edge points (those of its colour's candidates that lie on it),
     where that lies :data:`OFF_MM` from it and shows its edge round
     :data:`MARGIN` more of its rim (:func:`edge_share`): a 16 mm wink's arc
-    fitted at the wrong size. The edge set's row narrowed to the new
+    fitted at the wrong size. Where it shows no more edge there (or lies
+    elsewhere), the 16 mm circle started where it would touch the fit's
+    circle, if that lies :data:`OFF_MM` from it, is taken when its edge
+    shows as a ring on a 22 mm fit of its colour (:func:`ringed`: the top of
+    a pile of one colour, whose rim over the faces under it passes
+    :func:`edge_share`'s bars round little of it; session 21, tuning seeds
+    76387 and 80139). The edge set's row narrowed to the new
     circle's points (so that the lift refits it alike). A 22 mm second
     circle beside the 16 mm fit of that wink becomes a copy of it, which
     :func:`~vision.mat.onefit.dedupe` drops.
