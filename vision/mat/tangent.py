@@ -163,7 +163,7 @@ def retake(cal: MatCalibration, image: NDArray[np.uint8], grey: NDArray[np.uint8
             if n_other < MIN_POINTS or other - own < MARGIN:
                 alt = None
         if alt is None or alt is touching:  # its rim shows no more edge: a ring, then?
-            alt = touching if touching and ringed(face, cal, touching, f, fits) else None
+            alt = touching if touching and ringed(face, cal, touching, f, fits, loose_mm) else None
             if alt is None:
                 continue
         out[i] = alt
@@ -187,7 +187,8 @@ def _alt(f: Fit, size: int, points: int, x: float, y: float, n: int, rms: float)
     return Fit(f.colour, size, float(x), float(y), float(rms), False, f.row, f.depth, f.blob)
 
 
-def ringed(face: NDArray[np.uint8], cal: MatCalibration, alt: Fit, f: Fit, fits: list[Fit]) -> bool:
+def ringed(face: NDArray[np.uint8], cal: MatCalibration, alt: Fit, f: Fit, fits: list[Fit],
+           loose_mm: float) -> bool:  # fmt: skip
     """Whether ``alt``, the 16 mm circle through a 22 mm fit ``f``'s points,
     shows its dark edge as a ring on the face of a 22 mm fit of its colour
     that it overlaps (:func:`vision.mat.rings.score` at its centre, clear of
@@ -208,10 +209,20 @@ def ringed(face: NDArray[np.uint8], cal: MatCalibration, alt: Fit, f: Fit, fits:
     of 33 against 23; 80139: 21 of 39 against 20), and the top wink is read
     at the wrong size 3 mm off. The ring of the 16 mm circle scored 11.7 on
     r2 (76387) and 5.6 on r1 (80139); rings of no wink score 2.7 at most
-    (:data:`~vision.mat.rings.RING_MIN`'s search of 22 mm fits)."""
+    (:data:`~vision.mat.rings.RING_MIN`'s search of 22 mm fits).
+
+    Only a fit the still keeps is such a face (whole, within ``loose_mm``
+    RMS, or :func:`~vision.mat.onefit.backed`, as the fits
+    :func:`~vision.mat.winks._ringed` searches are): fresh tuning seed
+    82235's y2, a real 22 mm crescent under b2 and g6, gave way to the
+    16 mm circle along its arc, whose ring scored 5.4 on a loose yellow
+    22 mm circle (RMS 0.268) across that arc and the mat beside it: y2's
+    own edge read as the ring."""
     for lower in fits:
         if lower.colour is not f.colour or lower.size != 22 or _same(lower, f) or _same(lower, alt):
             continue
+        if not (lower.whole or lower.rms <= loose_mm or onefit.backed(lower, fits)):
+            continue  # a circle across two winks: its "face" holds their edges
         if math.hypot(lower.x - alt.x, lower.y - alt.y) >= (lower.size + alt.size) / 2:
             continue
         others = [o.circle() for o in fits
