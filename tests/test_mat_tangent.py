@@ -66,3 +66,44 @@ def test_no_22_mm_circle_through_a_small_wink_s_arc_is_kept_beside_it() -> None:
     assert sizes(obs, m) == [("g1", 22), ("g5", 16), ("g6", 16)]
     assert len(obs.winks) == 3
     assert seen_pairs(obs, m) <= true_pairs(A_FOURTH_WINK_BESIDE_THE_TOP)
+
+
+# From tuning seed 76387: r5 (16 mm, the top) on r2 on r1, all red. r5's
+# rays ran on over its edge onto the faces under it and found its rim only
+# where it borders the mat; a 22 mm circle 3.2 mm off, tangent to that arc,
+# held 24 of its 33 points against the 16 mm circle's 23, and r2 was read
+# on r5 (a false squop). Its rim shows little edge either way; the 16 mm
+# circle's shows as a ring on r2's face (score 11.7).
+TOP_OF_ONE_COLOUR = MatScene(
+    (
+        TrueWink("r1", -352.6362, 416.7848),
+        TrueWink("r2", -340.0868, 404.6554, 1),
+        TrueWink("r5", -348.1788, 405.1963, 2),
+    )
+)
+
+
+def test_the_top_of_a_one_colour_pile_is_read_by_its_ring() -> None:
+    obs, m = benched(TOP_OF_ONE_COLOUR, 76387)
+    assert sizes(obs, m) == [("r1", 22), ("r2", 22), ("r5", 16)]
+    assert len(obs.winks) == 3
+    assert seen_pairs(obs, m) == true_pairs(TOP_OF_ONE_COLOUR)
+
+
+# From fresh tuning seed 80139 (session 21's scan): r3 (16 mm, the top) on
+# r1 (22 mm) and r6 (16 mm), all red: a 22 mm circle 2.9 mm off through 21
+# of 39 points (the 16 mm circle 20); its ring on r1 scores 5.6.
+TOP_ON_A_LARGE_AND_A_SMALL = MatScene(
+    (
+        TrueWink("r6", 691.0191, 139.8086),
+        TrueWink("r1", 678.4206, 129.2088, 1),
+        TrueWink("r3", 681.9701, 135.9109, 2),
+    )
+)
+
+
+def test_the_top_on_a_large_and_a_small_wink_of_its_colour_is_read_at_16_mm() -> None:
+    obs, m = benched(TOP_ON_A_LARGE_AND_A_SMALL, 80139)
+    assert sizes(obs, m) == [("r1", 22), ("r3", 16), ("r6", 16)]
+    assert len(obs.winks) == 3
+    assert seen_pairs(obs, m) <= true_pairs(TOP_ON_A_LARGE_AND_A_SMALL)

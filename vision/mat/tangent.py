@@ -86,7 +86,13 @@ def retake(cal: MatCalibration, image: NDArray[np.uint8], grey: NDArray[np.uint8
     through its edge points (those of its colour's candidates that lie on it),
     where that lies :data:`OFF_MM` from it and shows its edge round
     :data:`MARGIN` more of its rim (:func:`edge_share`): a 16 mm wink's arc
-    fitted at the wrong size. The edge set's row narrowed to the new
+    fitted at the wrong size. Where it shows no more edge there (or lies
+    elsewhere), the 16 mm circle started where it would touch the fit's
+    circle, if that lies :data:`OFF_MM` from it, is taken when its edge
+    shows as a ring on a 22 mm fit of its colour (:func:`ringed`: the top of
+    a pile of one colour, whose rim over the faces under it passes
+    :func:`edge_share`'s bars round little of it; session 21, tuning seeds
+    76387 and 80139). The edge set's row narrowed to the new
     circle's points (so that the lift refits it alike). A 22 mm second
     circle beside the 16 mm fit of that wink becomes a copy of it, which
     :func:`~vision.mat.onefit.dedupe` drops.
@@ -125,17 +131,26 @@ def retake(cal: MatCalibration, image: NDArray[np.uint8], grey: NDArray[np.uint8
         padded[k, : len(p)] = p
         ok[k, : len(p)] = True
     sizes = np.array([38 - fits[i].size for i in at])  # the other size
-    x, y, n, rms = fixed_all(padded, ok, np.array([[fits[i].x, fits[i].y] for i in at]), sizes / 2)
+    centre = np.array([[fits[i].x, fits[i].y] for i in at])
+    mid = np.array([p.mean(axis=0) if len(p) else c for p, c in zip(ons, centre, strict=True)])
+    way = mid - centre  # towards the middle of its points: where a small wink's arc touches it
+    way /= np.maximum(np.hypot(way[:, 0], way[:, 1]), 1e-6)[:, None]
+    touch = centre + way * (np.array([fits[i].size for i in at]) - sizes)[:, None] / 2
+    # one call: each circle started at the fit's centre, then where it would touch the
+    # fit's circle (started concentric, 76387's lost every point: each lies 3 mm off it)
+    x, y, n, rms = fixed_all(np.concatenate([padded, padded]), np.concatenate([ok, ok]),
+                             np.concatenate([centre, touch]), np.tile(sizes, 2) / 2)  # fmt: skip
     out = list(fits)
     faces: dict[Colour, NDArray[np.uint8]] = {}  # each colour's channel, copied once a still
     keep = es.ok
     for k, i in enumerate(at):
         f = fits[i]
-        off = math.hypot(float(x[k]) - f.x, float(y[k]) - f.y)
-        if len(ons[k]) < 8 or n[k] < 8 or not OFF_MM[0] <= off <= OFF_MM[1]:
+        m = k + len(at)  # the circle started where it would touch the fit's
+        first = _alt(f, int(sizes[k]), len(ons[k]), x[k], y[k], n[k], rms[k])
+        touching = _alt(f, int(sizes[k]), len(ons[k]), x[m], y[m], n[m], rms[m])
+        alt = first or touching
+        if alt is None:
             continue
-        alt = Fit(f.colour, int(sizes[k]), float(x[k]), float(y[k]), float(rms[k]), False, f.row,
-                  f.depth, f.blob)  # fmt: skip
         rest = [o.circle() for o in fits if not _same(o, f) and not _same(o, alt)]
         if f.colour not in faces:
             faces[f.colour] = rings.face_channel(image, grey, f.colour)
@@ -143,15 +158,79 @@ def retake(cal: MatCalibration, image: NDArray[np.uint8], grey: NDArray[np.uint8
         own, n_own = edge_share(face, masks[f.colour], cal, f.circle(), rest)
         if n_own < MIN_POINTS or own > NO_EDGE:  # the fit shows its edge: most do
             continue
-        other, n_other = edge_share(face, masks[f.colour], cal, alt.circle(), rest)
-        if n_other < MIN_POINTS or other - own < MARGIN:
-            continue
+        if first is not None:
+            other, n_other = edge_share(face, masks[f.colour], cal, first.circle(), rest)
+            if n_other < MIN_POINTS or other - own < MARGIN:
+                alt = None
+        if alt is None or alt is touching:  # its rim shows no more edge: a ring, then?
+            alt = touching if touching and ringed(face, cal, touching, f, fits, loose_mm) else None
+            if alt is None:
+                continue
         out[i] = alt
         if f.row >= 0:
             if keep is es.ok:
                 keep = es.ok.copy()
             keep[f.row] &= held(pts[f.row], alt)
     return (es if keep is es.ok else EdgeSet(es.cands, es.points, keep)), out
+
+
+def _alt(f: Fit, size: int, points: int, x: float, y: float, n: int, rms: float) -> Fit | None:
+    """The circle of ``size`` fitted through ``f``'s ``points`` edge points
+    on it (centre ``x``, ``y``, holding ``n``), if it holds 8 or more and
+    lies :data:`OFF_MM` from ``f``."""
+    if (
+        points < 8
+        or n < 8
+        or not OFF_MM[0] <= math.hypot(float(x) - f.x, float(y) - f.y) <= OFF_MM[1]
+    ):
+        return None
+    return Fit(f.colour, size, float(x), float(y), float(rms), False, f.row, f.depth, f.blob)
+
+
+def ringed(face: NDArray[np.uint8], cal: MatCalibration, alt: Fit, f: Fit, fits: list[Fit],
+           loose_mm: float) -> bool:  # fmt: skip
+    """Whether ``alt``, the 16 mm circle through a 22 mm fit ``f``'s points,
+    shows its dark edge as a ring on the face of a 22 mm fit of its colour
+    that it overlaps (:func:`vision.mat.rings.score` at its centre, clear of
+    the other fits but ``f``, which holds it, scoring
+    :data:`~vision.mat.rings.RING_MIN`, or
+    :data:`~vision.mat.rings.RING_MIN_COVERED` where others lie over part of
+    that face: the bars of :func:`~vision.mat.winks._ringed`, which finds a
+    small wink on a large one of its colour by that ring).
+
+    A 16 mm wink at the top of a pile of its colour shows its edge over the
+    faces under it only as that faint ring: its rays run on over it and
+    find it only where it borders the mat, and :func:`edge_share`'s bars
+    (its colour inside and not outside, or a band :data:`DARK` under the
+    faces) pass round little of its rim (0.12-0.38 for the true circles of
+    tuning seeds 76387 and 80139 at any level, against 0.11-0.16 for their
+    22 mm misfits). The 22 mm circle tangent to that arc holds as many of
+    its points or one more, where it crosses a lower wink's rim (76387: 24
+    of 33 against 23; 80139: 21 of 39 against 20), and the top wink is read
+    at the wrong size 3 mm off. The ring of the 16 mm circle scored 11.7 on
+    r2 (76387) and 5.6 on r1 (80139); rings of no wink score 2.7 at most
+    (:data:`~vision.mat.rings.RING_MIN`'s search of 22 mm fits).
+
+    Only a fit the still keeps is such a face (whole, within ``loose_mm``
+    RMS, or :func:`~vision.mat.onefit.backed`, as the fits
+    :func:`~vision.mat.winks._ringed` searches are): fresh tuning seed
+    82235's y2, a real 22 mm crescent under b2 and g6, gave way to the
+    16 mm circle along its arc, whose ring scored 5.4 on a loose yellow
+    22 mm circle (RMS 0.268) across that arc and the mat beside it: y2's
+    own edge read as the ring."""
+    for lower in fits:
+        if lower.colour is not f.colour or lower.size != 22 or _same(lower, f) or _same(lower, alt):
+            continue
+        if not (lower.whole or lower.rms <= loose_mm or onefit.backed(lower, fits)):
+            continue  # a circle across two winks: its "face" holds their edges
+        if math.hypot(lower.x - alt.x, lower.y - alt.y) >= (lower.size + alt.size) / 2:
+            continue
+        others = [o.circle() for o in fits
+                  if not _same(o, f) and not _same(o, lower) and not _same(o, alt)]  # fmt: skip
+        got = rings.score(face, cal, lower.circle(), np.array([[alt.x, alt.y]]), others)[0]
+        if got >= (rings.RING_MIN_COVERED if others else rings.RING_MIN):
+            return True
+    return False
 
 
 SAME_MM = 2.0
