@@ -54,11 +54,15 @@ landings), one flat coin's silhouette moved across the 0.94 line (0.940 ->
 0.938: the spotter's). Smaller planes (the preview's, 77 px) as before."""
 
 
+def _quarter(plane: NDArray[Any]) -> NDArray[Any]:
+    """``plane``, or every other pixel of every other row of it when it has
+    at least :data:`SAMPLE_FROM` pixels: what its medians are taken over."""
+    return plane[::2, ::2] if plane.size >= SAMPLE_FROM else plane
+
+
 def _median(plane: NDArray[np.float32]) -> np.float32:
     """The median of ``plane``'s values, of a quarter of them when it is large."""
-    if plane.size >= SAMPLE_FROM:
-        plane = plane[::2, ::2]
-    return np.float32(median(plane))
+    return np.float32(median(_quarter(plane)))
 
 
 def log_brightness(small: Image, floor: Image) -> NDArray[np.float32]:
@@ -89,8 +93,7 @@ def _ratio_median(a: NDArray[np.uint8], b: NDArray[np.uint8]) -> np.float32:
     them, took 80 us; the ranks' sort 15, their selection 6).
     The order statistics of the values are the values of the ranks' order
     statistics, the rank being the value's place among the distinct values."""
-    if a.size >= SAMPLE_FROM:
-        a, b = a[::2, ::2], b[::2, ::2]
+    a, b = _quarter(a), _quarter(b)
     codes = (a.astype(np.uint16) << 8) | b
     # (The middle ranks by one selection: 13-70 us against the sort's 70-120
     # on 23,716 ranks; the lower middle of an even count is the largest
@@ -148,8 +151,7 @@ def coin_mask(crop: Image, floor: Image, blur: float, despeckle: bool = True) ->
     q += r[2]
     np.sqrt(q, out=q)
     # (_median(np.abs(b)): |b| of only the values it takes, a large plane's quarter)
-    quarter = b[::2, ::2] if b.size >= SAMPLE_FROM else b
-    noise_b = 1.4826 * float(np.float32(median(np.abs(quarter)))) + 0.01
+    noise_b = 1.4826 * float(np.float32(median(np.abs(_quarter(b))))) + 0.01
     noise_q = float(_median(q)) + 0.01
     coin = (q > max(0.06, 3 * noise_q)) | (b > max(0.1, 3 * noise_b)) | (b < -0.55)
     mask = coin.view(np.uint8)  # (0 and 1, as astype gives them; both morphologies copy)
