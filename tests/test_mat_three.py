@@ -38,6 +38,10 @@ LARGE_HINT_FOR_A_SMALL_WINK = (
 # the kept fits' rims, 13 of 16 lie on its arc, but the least-squares start
 # lay 4.8 mm off, a 16 mm circle from there held none of them, and the crop
 # kept a 22 mm one through 9 of them, 2.7 mm off, and read b4 on it.
+# Session 22 (b-rays): with the still's rays 2.6 r long (53 steps; 52 on
+# this crop by rounding until then), one of b4's rays crosses b2's face to
+# its far rim and drags b4's start, and b4 is found only as a voted second
+# circle, which must stand for the video's 22 mm hint there (hints.rescue).
 TOP_OF_ONE_COLOUR = (
     (40720, MatScene((TrueWink("b2", 763.9016, 51.8138), TrueWink("b4", 762.7893, 40.8836, 1),
                       TrueWink("b6", 770.4384, 44.7560, 2)))),

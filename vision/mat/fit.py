@@ -45,17 +45,42 @@ class EdgeSet:
     ok: Bools
 
 
+STEPS_SLACK = 1e-6
+"""How far short of a whole number of steps (in steps) a reach may fall and
+still count as that number: the ratio of a reach to its step is often whole
+by construction (a still's 2.6 r in steps of r / 20 is 52) but comes out of
+floating point an ulp either side of it (51.99999999999999 or 52.0), which
+flipped the last step of a ray on about 10 % of still crops (session 21
+b-cv51; a change of OpenCV that moved a calibration by 1e-8 flipped a case)."""
+
+
+def ray_steps(reach_px: float, step_px: float) -> int:
+    """The samples along each ray of :func:`edges`: steps of ``step_px``
+    from the centre out to ``reach_px`` inclusive, that is the floor of the
+    ratio plus one, with a ratio within :data:`STEPS_SLACK` below a whole
+    number taken as whole (so the count does not depend on rounding).
+
+    >>> r = 13.746472253648254  # a still's: 2.6 r / (r / 20) is 51.99999999999999
+    >>> ray_steps(2.6 * r, 0.25 * (r / 5.0))
+    53
+    >>> ray_steps(13.0, 0.25), ray_steps(12.9, 0.25)
+    (53, 52)
+    """
+    return math.floor(reach_px / step_px + STEPS_SLACK) + 1
+
+
 def edges(image: NDArray[np.uint8], cands: list[Candidate], reach_px: float,
           blocked: NDArray[np.uint8], step_px: float = STEP_PX) -> EdgeSet:  # fmt: skip
     """Edge points of every candidate, sampled every ``step_px`` along each
-    ray: first the :data:`HEAD` share of every ray's steps (one remap for
-    all of them), then the rest of only the rays with no edge in it (each
-    step's value is the same whichever part it is computed in, so the
-    edges are the same to the bit as from every step of every ray)."""
+    ray out to ``reach_px`` inclusive (:func:`ray_steps`): first the
+    :data:`HEAD` share of every ray's steps (one remap for all of them),
+    then the rest of only the rays with no edge in it (each step's value is
+    the same whichever part it is computed in, so the edges are the same to
+    the bit as from every step of every ray)."""
     n = len(cands)
     if not n:
         return EdgeSet(cands, np.zeros((0, RAYS, 2)), np.zeros((0, RAYS), bool))
-    n_steps = int(reach_px / step_px) + 1
+    n_steps = ray_steps(reach_px, step_px)
     radii = np.arange(n_steps) * step_px
     dirs = _DIRS
     origins = np.array([[c.u, c.v] for c in cands])

@@ -40,15 +40,23 @@ def rescue(pic: Picture, es: EdgeSet, fits: list[Fit],
     it. A second circle (:func:`~vision.mat.winks._beyond`) of the other size near the hint
     does not stand for it (it is another wink's arc, or this one's given the
     wrong size), and gives way to the hint's fit if that shows too little of
-    its colour with it (:func:`_second`). Returns ``fits`` less the misfits
-    given way, and the fits rescued."""
+    its colour with it (:func:`_second`). A voted one does (the second wink
+    :func:`~vision.mat.winks._unexplained` finds among a candidate's points,
+    voted as any candidate's loose fit is: the video can take a 16 mm wink
+    for a 22 mm circle, as a fit of the crop's own candidate of the other
+    size stands for such a hint; tuning seed 40720 with a still's rays 53
+    steps long: b4, 16 mm, in the middle of a one-colour pile, was found
+    only as such a circle, 0.7 mm off, and the video's 22 mm hint there was
+    rescued as a false 22 mm wink through b4's arc, which closed a cycle in
+    the pile, and b6 on top was dropped with it). Returns ``fits`` less the
+    misfits given way, and the fits rescued."""
     out: list[Fit] = []
     gone: list[Fit] = []
     for h in pic.hints:
         here = [f for f in (*fits, *out) if f not in gone and f.colour is h.colour
                 and math.hypot(f.x - h.x, f.y - h.y)
                 < pic.apart_mm[f.size != h.size] + abs(f.size - h.size) / 2
-                and (f.size == h.size or f.row >= 0)]  # fmt: skip
+                and (f.size == h.size or f.row >= 0 or f.voted)]  # fmt: skip
         resized = _resized(pic.cal, es, h, here)
         if here and not resized:
             continue  # here (a circle of the other size holding it is the same wink)
@@ -174,10 +182,10 @@ def _resized(cal: MatCalibration, es: EdgeSet, h: Fit, here: list[Fit]) -> list[
     crop's own 16 mm fit, 0.6 mm off, held 23 of 39 points with RMS 0.130,
     the hint's 22 mm refit the same 23 with RMS 0.080, 2.4 mm off, and read
     y2 on y3: a false squop)."""
-    if len(here) != 1 or here[0].size == h.size or here[0].whole:
-        return []
+    if len(here) != 1 or here[0].size == h.size or here[0].whole or here[0].voted:
+        return []  # voted: perhaps a second circle (row -1), with no points of its own
     g = seeded(cal, es, replace(h, row=here[0].row), 0)
-    if (g is None or here[0].voted or g.rms >= here[0].rms
+    if (g is None or g.rms >= here[0].rms
             or math.hypot(g.x - h.x, g.y - h.y) >= h.size / 4):  # fmt: skip
         return []
     if holds(cal, es, g) <= holds(cal, es, here[0]):

@@ -88,7 +88,8 @@ def find_winks(pic: Picture) -> Found:
     own = len(cands)  # the seeds after them serve only to rescue their hints
     if pic.hints:
         cands += _seeds(pic, masks, cands)
-    step = 0.25 * max(1.0, pic.r_small_px / 5.0)  # a still's rays need no finer steps
+    # A still's rays need no finer steps: r / 20, 53 of them out to 2.6 r (fit.ray_steps)
+    step = 0.25 * max(1.0, pic.r_small_px / 5.0)
     found = edges(pic.image, cands, 2.6 * pic.r_small_px, pic.blocked, step)
     fits = [f for f in fit(pic.cal, found, np.arange(own), 0) if f is not None]
     grey = pic.grey
