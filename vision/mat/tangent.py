@@ -185,8 +185,8 @@ def retake(cal: MatCalibration, image: NDArray[np.uint8], grey: NDArray[np.uint8
             if alt is None:
                 continue
         out[i] = alt
-        mine = looked is None or not any(o.row == f.row for o in fits if o is not f)
-        if f.row >= 0 and mine:  # a rescued fit's row may be another fit's own: left whole
+        narrow = looked is None or not any(o.row == f.row for o in fits if o is not f)
+        if f.row >= 0 and narrow:  # a rescued fit's row may be another fit's own: left whole
             if keep is es.ok:
                 keep = es.ok.copy()
             keep[f.row] &= held(pts[f.row], alt)
