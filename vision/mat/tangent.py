@@ -81,7 +81,8 @@ but 0.21-0.23 more on 73538 (g2, most of its rim under other winks; at
 
 def retake(cal: MatCalibration, image: NDArray[np.uint8], grey: NDArray[np.uint8],
            masks: dict[Colour, Mask], es: EdgeSet, fits: list[Fit],
-           loose_mm: float) -> tuple[EdgeSet, list[Fit]]:  # fmt: skip
+           loose_mm: float, looked: Sequence[Fit] | None = None,
+           ) -> tuple[EdgeSet, list[Fit]]:  # fmt: skip
     """``fits`` with each partial 22 mm fit replaced by the 16 mm circle
     through its edge points (those of its colour's candidates that lie on it),
     where that lies :data:`OFF_MM` from it and shows its edge round
@@ -111,9 +112,26 @@ def retake(cal: MatCalibration, image: NDArray[np.uint8], grey: NDArray[np.uint8
     (:func:`~vision.mat.winks._unexplained`), unless its points were
     narrowed to the 16 mm circle here (tuning seed 72693: y5 under b1 and
     y6; a 22 mm fit through both, RMS 0.38, became y6's circle, and y5,
-    found before from that row, was lost with two relations)."""
+    found before from that row, was lost with two relations).
+
+    ``looked``: only those of ``fits`` are looked at, whatever their RMS
+    (the fits :func:`~vision.mat.hints.rescue` made from the video's hints,
+    which runs after this and keeps a fit up to its
+    :data:`~vision.mat.hints.RESCUE_MM`; ``fits`` holds them with the fits
+    kept, the faces of :func:`ringed`). A hint refitted at the other size
+    is the same misfit as a candidate's own: the video saw the top of a
+    one-colour pile as a 22 mm circle, or the crop's own 16 mm fit was
+    too loose and the hint's refit at 22 mm, tangent to its arc, fitted
+    closer (session 21, tuning seeds 81655: g5 on r2 and g6, 3.9 mm off,
+    RMS 0.200; 82478: y3 on y1 and y4, 3.3 mm off, RMS 0.392, two false
+    squops). A rescued fit's candidate is any of its colour inside the
+    hint, and may be another kept fit's own: that row is not narrowed to
+    the new circle, which would take the other fit's points from its refit
+    a level up (82478: y3 was refitted from y1's candidate; narrowed, y1's
+    lift lost its arc and y4 was read on y1, a false squop)."""
     at = [i for i, f in enumerate(fits) if f.size in SIZES and not f.whole
-          and (f.rms <= loose_mm or onefit.backed(f, fits))]  # fmt: skip
+          and (any(f is g for g in looked) if looked is not None
+               else f.rms <= loose_mm or onefit.backed(f, fits))]  # fmt: skip
     if not at:
         return es, fits
     pts = cal.to_mat(es.points.reshape(-1, 2), WINK_THICKNESS_MM).reshape(es.points.shape)
@@ -167,7 +185,8 @@ def retake(cal: MatCalibration, image: NDArray[np.uint8], grey: NDArray[np.uint8
             if alt is None:
                 continue
         out[i] = alt
-        if f.row >= 0:
+        narrow = looked is None or not any(o.row == f.row for o in fits if o is not f)
+        if f.row >= 0 and narrow:  # a rescued fit's row may be another fit's own: left whole
             if keep is es.ok:
                 keep = es.ok.copy()
             keep[f.row] &= held(pts[f.row], alt)

@@ -111,6 +111,10 @@ def find_winks(pic: Picture) -> Found:
     doubted |= onefit.two_colours(fits, one)
     fits = one
     fits, saved = _rescue(pic, found, fits, masks)
+    if saved and pic.loose_mm < 1.0:  # the hints refitted: the same misfit as the fits' own
+        found, both = tangent.retake(pic.cal, pic.image, grey, masks, found, fits + saved,
+                                     pic.loose_mm, looked=saved)  # fmt: skip
+        saved = both[len(fits) :]
     fits = onefit.mis_sized(pic.cal, fits, masks, pic.hints, pic.apart_mm) + saved
     known: list[tuple[int, int]] = []
     if pic.loose_mm < 1.0:  # a still: its rings show small winks on large ones
