@@ -239,7 +239,7 @@ class Analyser:
             hull = None if segmented is None or shape is not found else segmented.hull
             posed = self._by_silhouette(edge, shape, faceless, hull)
             if posed is not None:
-                posed = by_edges(posed, sharp, self.settings)
+                posed = by_edges(posed, sharp, self.settings, lambda: halves.sharp)
         else:
             posed = self._by_change(crop, edge, background, x, y, half)
             if clean and posed is not None and halves.covered:

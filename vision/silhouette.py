@@ -116,7 +116,23 @@ def coin_mask(crop: Image, floor: Image, blur: float, despeckle: bool = True) ->
     ``despeckle``: single changed pixels (noise) are opened away (by a 2x2
     opening, which also moves the mask a pixel down and right: its anchor);
     a view averaged down from the still has little such noise, and a coin's
-    rim there may be one pixel wide."""
+    rim there may be one pixel wide. :func:`tidied` of :func:`changed_pixels`."""
+    return tidied(changed_pixels(crop, floor, blur), despeckle)
+
+
+def tidied(mask: Image, despeckle: bool = True) -> Image:
+    """:func:`coin_mask` from what :func:`changed_pixels` found: opened (when
+    ``despeckle``) and closed; ``mask`` itself is left as it is (one look's
+    silhouette and its sharp-edges hull tidy the same changed pixels two ways)."""
+    if despeckle:
+        mask = np.asarray(
+            cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8)), np.uint8
+        )
+    return np.asarray(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)), np.uint8)
+
+
+def changed_pixels(crop: Image, floor: Image, blur: float) -> Image:
+    """:func:`coin_mask`'s changed pixels (0 or 1), before its opening and closing."""
     h, w = floor.shape[:2]
     small = cv2.resize(crop, (w, h), interpolation=cv2.INTER_AREA)
     if blur > 0.3:
@@ -154,12 +170,7 @@ def coin_mask(crop: Image, floor: Image, blur: float, despeckle: bool = True) ->
     noise_b = 1.4826 * float(np.float32(median(np.abs(_quarter(b))))) + 0.01
     noise_q = float(_median(q)) + 0.01
     coin = (q > max(0.06, 3 * noise_q)) | (b > max(0.1, 3 * noise_b)) | (b < -0.55)
-    mask = coin.view(np.uint8)  # (0 and 1, as astype gives them; both morphologies copy)
-    if despeckle:
-        mask = np.asarray(
-            cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8)), np.uint8
-        )
-    return np.asarray(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)), np.uint8)
+    return coin.view(np.uint8)  # (0 and 1, as astype gives them; both morphologies copy)
 
 
 def _outer_contour(labels: NDArray[Any], i: int) -> NDArray[np.int32]:
@@ -205,10 +216,13 @@ def segment_outlines(
     blur: float = 0.0,
     min_fill: float = 0.0,
     despeckle: bool = True,
+    mask: Image | None = None,
 ) -> Segmented | None:
-    """:func:`segment_outline`'s outline and its convex hull's ellipse."""
+    """:func:`segment_outline`'s outline and its convex hull's ellipse;
+    ``mask``: :func:`coin_mask` of these arguments when already made."""
     step = crop.shape[1] / floor.shape[1]
-    mask = coin_mask(crop, floor, blur, despeckle)
+    if mask is None:
+        mask = coin_mask(crop, floor, blur, despeckle)
     count, labels, stats, centres = components(mask)
     h, w = mask.shape
     d = diameter / step
@@ -272,6 +286,13 @@ the empty floor (the crop's scale, 96 px a diameter; a shadow's soft edge
 rises by about 0.04)."""
 
 
+JOIN = 5
+SPREAD = 4.0
+"""The dilation that joins a coin's new edges into one blob (pixels across)
+and the edges' spread taken off the hull's axes (pixels), both at the crop's
+resolution."""
+
+
 SLIVER_CHANGE = 0.08
 """A sliver's pixel: brighter or darker than the empty floor by this log
 ratio (8 %), exposure taken out."""
@@ -280,10 +301,10 @@ SLIVER_SOLID = 0.8
 shadow are solid; a flat coin's thin arc, its rim or shadow, is not)."""
 
 
-def _gradient(image: Image) -> np.ndarray:
+def _gradient(image: Image, blur: float = 1.0) -> np.ndarray:
     g = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
     log = np.asarray(cv2.LUT(g, LOG8), np.float32)
-    log = np.asarray(cv2.GaussianBlur(log, (0, 0), 1.0), np.float32)
+    log = np.asarray(cv2.GaussianBlur(log, (0, 0), blur), np.float32)
     gx = cv2.Sobel(log, cv2.CV_32F, 1, 0, ksize=3) / 8
     gy = cv2.Sobel(log, cv2.CV_32F, 0, 1, ksize=3) / 8
     return np.asarray(cv2.magnitude(gx, gy), np.float32)
@@ -323,20 +344,28 @@ def _hull_candidates(mask: NDArray[np.bool_]) -> NDArray[np.float32] | None:
     return pts.astype(np.float32)
 
 
-def edge_silhouette(crop: Image, floor: Image, diameter: float) -> Ellipse | None:
+def edge_silhouette(
+    crop: Image, floor: Image, diameter: float, *, step: int = 1, mask: Image | None = None
+) -> Ellipse | None:
     """The coin's outline as the convex hull of its new edges and of what
     changed (``floor``: the empty floor's crop, the same view and
     resolution), nearest the middle; None when no coin-sized hull runs along
-    new edges for ``SUPPORT`` of its outline."""
+    new edges for ``SUPPORT`` of its outline. ``step``: ``crop`` is the
+    crop's view ``step`` times coarser (``diameter`` and the outline in its
+    pixels), and what is per pixel scales with it (the smoothing, the rise
+    a pixel that makes an edge, the join, the edges' spread); ``mask``:
+    what changed (:func:`coin_mask`) when already made."""
     if floor.shape[:2] != crop.shape[:2]:
         return None
-    rise = _gradient(crop)
-    np.subtract(rise, _gradient(floor), out=rise)  # (in place: as rise - floor's, bit for bit)
-    inside = rise > SHARP
-    inside |= coin_mask(crop, floor, 0.0) > 0
+    rise = _gradient(crop, 1.0 / step)
+    np.subtract(rise, _gradient(floor, 1.0 / step), out=rise)  # (in place: bit for bit)
+    inside = rise > SHARP * step
+    inside |= (coin_mask(crop, floor, 0.0) if mask is None else mask) > 0
     both = inside.view(np.uint8)  # (0 and 1, as astype gives them)
-    # Join a coin's edges (its rim, its relief) into one blob.
-    joined = cv2.dilate(both, np.ones((5, 5), np.uint8))
+    # Join a coin's edges (its rim, its relief) into one blob: 5 px at the
+    # crop's resolution, 3 at half.
+    join = 2 * (JOIN // (2 * step)) + 1
+    joined = cv2.dilate(both, np.ones((join, join), np.uint8))
     count, labels, stats, centres = components(joined)
     h, w = both.shape
     best: tuple[float, int] | None = None
@@ -370,8 +399,10 @@ def edge_silhouette(crop: Image, floor: Image, diameter: float) -> Ellipse | Non
     spread = math.hypot(mu20 - mu02, 2 * mu11)
     big, small = (mu20 + mu02 + spread) / 2, max((mu20 + mu02 - spread) / 2, 0.0)
     # Less the edges' spread: a sharp edge blurred by one pixel and a 3-tap
-    # Sobel passes the threshold about two pixels to either side of it.
-    major, minor = 4 * math.sqrt(big) - 4, max(4 * math.sqrt(small) - 4, 1.0)
+    # Sobel passes the threshold about two pixels to either side of it (at
+    # the crop's resolution).
+    spread = SPREAD / step
+    major, minor = 4 * math.sqrt(big) - spread, max(4 * math.sqrt(small) - spread, 1.0)
     angle = 0.5 * math.degrees(math.atan2(2 * mu11, mu20 - mu02))
     if not 0.8 * diameter <= major <= 1.35 * diameter:
         return None
