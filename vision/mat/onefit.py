@@ -33,6 +33,13 @@ def backed(f: Fit, fits: list[Fit]) -> bool:
                and math.hypot(o.x - f.x, o.y - f.y) < 1.0 for o in fits)  # fmt: skip
 
 
+def kept(f: Fit, fits: list[Fit], loose_mm: float) -> bool:
+    """A fit the still keeps: whole, within ``loose_mm`` RMS, or
+    :func:`backed` by another candidate's fit (what
+    :func:`~vision.mat.winks.find_winks` keeps before :func:`dedupe`)."""
+    return f.whole or f.rms <= loose_mm or backed(f, fits)
+
+
 def dedupe(fits: list[Fit], apart_mm: tuple[float, float]) -> list[Fit]:
     """One fit per wink: two candidates of one colour fitted to nearly the
     same circle are one wink. A whole circle beats a partial one, a close

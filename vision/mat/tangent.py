@@ -131,7 +131,7 @@ def retake(cal: MatCalibration, image: NDArray[np.uint8], grey: NDArray[np.uint8
     lift lost its arc and y4 was read on y1, a false squop)."""
     at = [i for i, f in enumerate(fits) if f.size in SIZES and not f.whole
           and (any(f is g for g in looked) if looked is not None
-               else f.rms <= loose_mm or onefit.backed(f, fits))]  # fmt: skip
+               else onefit.kept(f, fits, loose_mm))]  # fmt: skip
     if not at:
         return es, fits
     pts = cal.to_mat(es.points.reshape(-1, 2), WINK_THICKNESS_MM).reshape(es.points.shape)
@@ -231,7 +231,7 @@ def ringed(face: NDArray[np.uint8], cal: MatCalibration, alt: Fit, f: Fit, fits:
     (:data:`~vision.mat.rings.RING_MIN`'s search of 22 mm fits).
 
     Only a fit the still keeps is such a face (whole, within ``loose_mm``
-    RMS, or :func:`~vision.mat.onefit.backed`, as the fits
+    RMS, or backed: :func:`~vision.mat.onefit.kept`, as the fits
     :func:`~vision.mat.winks._ringed` searches are): fresh tuning seed
     82235's y2, a real 22 mm crescent under b2 and g6, gave way to the
     16 mm circle along its arc, whose ring scored 5.4 on a loose yellow
@@ -240,7 +240,7 @@ def ringed(face: NDArray[np.uint8], cal: MatCalibration, alt: Fit, f: Fit, fits:
     for lower in fits:
         if lower.colour is not f.colour or lower.size != 22 or _same(lower, f) or _same(lower, alt):
             continue
-        if not (lower.whole or lower.rms <= loose_mm or onefit.backed(lower, fits)):
+        if not onefit.kept(lower, fits, loose_mm):
             continue  # a circle across two winks: its "face" holds their edges
         if math.hypot(lower.x - alt.x, lower.y - alt.y) >= (lower.size + alt.size) / 2:
             continue

@@ -100,7 +100,7 @@ def find_winks(pic: Picture) -> Found:
         found, fits = resize.resized(pic.cal, found, fits, pic.loose_mm)
         fits += _beyond(pic.cal, found, fits)
         found, fits = tangent.retake(pic.cal, pic.image, grey, masks, found, fits, pic.loose_mm)
-    fitted = [f for f in fits if f.whole or f.rms <= pic.loose_mm or onefit.backed(f, fits)]
+    fitted = [f for f in fits if onefit.kept(f, fits, pic.loose_mm)]
     fits = onefit.dedupe(fitted, pic.apart_mm)
     doubted = onefit.doubted(fitted, fits, pic.apart_mm)
     if pic.loose_mm < 1.0:
