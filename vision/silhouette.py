@@ -401,8 +401,8 @@ def edge_silhouette(
     # Less the edges' spread: a sharp edge blurred by one pixel and a 3-tap
     # Sobel passes the threshold about two pixels to either side of it (at
     # the crop's resolution).
-    spread = SPREAD / step
-    major, minor = 4 * math.sqrt(big) - spread, max(4 * math.sqrt(small) - spread, 1.0)
+    blurred = SPREAD / step
+    major, minor = 4 * math.sqrt(big) - blurred, max(4 * math.sqrt(small) - blurred, 1.0)
     angle = 0.5 * math.degrees(math.atan2(2 * mu11, mu20 - mu02))
     if not 0.8 * diameter <= major <= 1.35 * diameter:
         return None
