@@ -5,14 +5,12 @@ then fresh, now free for tracing)."""
 
 from __future__ import annotations
 
-import itertools
-
 import pytest
 
 pytest.importorskip("cv2")
 
 from vision.model import Posture
-from vision.synth.trial import trials
+from vision.synth.trial import trial_at
 
 
 def test_a_face_read_inside_a_round_blob_larger_than_a_coin_does_not_make_it_flat() -> None:
@@ -22,7 +20,7 @@ def test_a_face_read_inside_a_round_blob_larger_than_a_coin_does_not_make_it_fla
     # called heads (both cameras did: a wrong point). Its silhouette against
     # the empty still is a solid oval (0.78, hull 0.78), as the geometry
     # says (0.73): leaning.
-    trial = next(itertools.islice(trials(220005, 27), 26, None))
+    trial = trial_at(220005, 26)
     assert trial.truth == "edge" and 37 < trial.landing.tilt_deg < 38
     obs = trial.observation
     assert obs.posture is Posture.LEANING, obs.reasons

@@ -6,14 +6,12 @@ tuning)."""
 
 from __future__ import annotations
 
-import itertools
-
 import pytest
 
 pytest.importorskip("cv2")
 
 from vision.model import Posture
-from vision.synth.trial import trials
+from vision.synth.trial import trial_at
 
 
 def test_a_round_edge_no_face_reads_inside_is_asked_its_silhouette() -> None:
@@ -24,7 +22,7 @@ def test_a_round_edge_no_face_reads_inside_is_asked_its_silhouette() -> None:
     # unread. Camera 2, to which the coin leans round (0.93 by the
     # geometry), read tails, so the pair called it tails: a wrong point.
     # The silhouette against the empty still is the oval (0.81).
-    trial = next(itertools.islice(trials(230009, 61), 60, None))
+    trial = trial_at(230009, 60)
     assert trial.truth == "edge" and 40 < trial.landing.tilt_deg < 40.2
     obs = trial.observation
     assert obs.posture is Posture.LEANING, obs.reasons

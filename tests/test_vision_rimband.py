@@ -3,13 +3,11 @@ rim band on the far side, read two ways (issue 6, session 12)."""
 
 from __future__ import annotations
 
-import itertools
-
 from bench.vision_time import rig_scene
 from tests.test_vision_cleets import _registered_landing
 from vision.model import Observation, Posture
 from vision.synth.scene import Landing
-from vision.synth.trial import trials
+from vision.synth.trial import trial_at
 
 
 def _leaning_by_the_ring(obs: Observation) -> None:
@@ -27,7 +25,7 @@ def test_a_round_coin_with_its_band_on_the_far_side_and_a_short_shadow_is_leanin
     # 0.1 (short of ``band_doubt``), but its edge fit's centre lies 0.55 mm
     # beyond its silhouette's and the ring inside the silhouette is darker
     # on the far side (0.26 of the face), not across.
-    trial = next(itertools.islice(trials(100006, 19), 18, None))
+    trial = trial_at(100006, 18)
     assert trial.truth == "edge" and trial.landing.tilt_deg > 30
     obs = trial.observation
     _leaning_by_the_ring(obs)

@@ -185,14 +185,32 @@ def trials(
         yield seen(ready, land)
 
 
+def trial_at(rig_seed: int, index: int, *, cleet: float = 0.2, near_line: float = 0.3) -> Trial:
+    """Landing ``index`` (from 0) of :func:`trials` on that rig: the same
+    landing, renders and observation, without rendering or analysing the
+    landings before it (they only draw on the rig's stream, as
+    :func:`seen` does: :func:`_draws`)."""
+    ready = prepared(rig_seed, None, None, False)
+    for _ in range(index):
+        _draws(ready, Landing.make(ready.rng, ready.rig.layout, cleet=cleet, near_line=near_line))
+    return seen(ready, Landing.make(ready.rng, ready.rig.layout, cleet=cleet, near_line=near_line))
+
+
+def _draws(ready: Prepared, land: Landing) -> tuple[int, int, tuple[int, int, int, int]]:
+    """What :func:`seen` draws on the camera's stream for ``land``, in
+    order: the preview's noise seed, the still's, and the still's window."""
+    preview_seed = int(ready.rng.integers(1 << 30))
+    seed = int(ready.rng.integers(1 << 30))
+    return preview_seed, seed, still_window(ready.rig, land, ready.rng)
+
+
 def seen(ready: Prepared, land: Landing) -> Trial:
     """``land`` rendered by one camera (preview, still window, the empty
     floor's still in that window, each with noise drawn from the camera's
     stream) and analysed by that camera's analyser."""
-    rig, rng, analyser, design, background = ready
-    preview = render(rig, design, land, seed=int(rng.integers(1 << 30)))
-    seed = int(rng.integers(1 << 30))
-    window = still_window(rig, land, rng)
+    rig, _, analyser, design, background = ready
+    preview_seed, seed, window = _draws(ready, land)
+    preview = render(rig, design, land, seed=preview_seed)
     still = render(rig, design, land, seed=seed, still=True, window=window)
     empty_still = render(rig, None, None, seed=seed + 1, still=True, window=window)
     start = time.perf_counter()
