@@ -32,6 +32,7 @@ from vision.model import Frame, VisionError
 
 if TYPE_CHECKING:
     from vision.mat.model import MatObservation
+    from vision.mat.pool import CropPool
 
 DEFAULT_HFOV_DEG = 66.0
 """The Raspberry Pi Camera Module 3's horizontal field of view (the wide
@@ -184,14 +185,16 @@ class MatView:
     """
 
     def __init__(self, calibration: MatCalibration, layout: MatLayout,
-                 still_size: tuple[int, int]) -> None:  # fmt: skip
+                 still_size: tuple[int, int], pool: CropPool | None = None) -> None:  # fmt: skip
+        """``pool``: the still's crops are read in its workers (:mod:`vision.mat.pool`)."""
         from vision.mat.analyse import MatAnalyser
 
         self.calibration = calibration
         self.layout = layout
         self.still_size = still_size
         self.scale = still_size[0] / calibration.size[0]
-        self._analyser = MatAnalyser(calibration, layout, self.scale)
+        self.pool = pool
+        self._analyser = MatAnalyser(calibration, layout, self.scale, pool)
 
     @staticmethod
     def video(still: Frame) -> Frame:
@@ -205,12 +208,13 @@ class MatView:
 
     @classmethod
     def calibrate(cls, still: Frame, layout: MatLayout | None = None,
-                  hfov_deg: float = DEFAULT_HFOV_DEG) -> MatView:  # fmt: skip
+                  hfov_deg: float = DEFAULT_HFOV_DEG,
+                  pool: CropPool | None = None) -> MatView:  # fmt: skip
         """The view from the markers in ``still``; :class:`VisionError` naming
         the markers missing when fewer than three are seen."""
         layout = layout or MatLayout()
         calibration = calibrate_mat(cls.video(still), layout, hfov_deg)
-        return cls(calibration, layout, still.size)
+        return cls(calibration, layout, still.size, pool)
 
     def shift_mm(self, still: Frame) -> float | None:
         """How far the mat's markers in ``still`` lie from where the

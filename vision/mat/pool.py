@@ -1,0 +1,170 @@
+"""A frame's crops of a still read side by side, in worker processes.
+
+The slowest frames spend about two thirds of their time reading the still's
+crops round piles (:mod:`vision.mat.closer`), and the crops of a frame's
+first round are independent of one another. A :class:`CropPool` hands them
+to worker processes (``concurrent.futures``; threads would not help: the
+GIL holds through the small numpy calls a crop is made of) while the
+frame's own process reads crops too, from the cheap end of the list: the
+same function on the same pickled inputs, so the same readings.
+
+>>> from vision.mat.render import MatRig, render
+>>> from vision.mat.synth.scene import MatScene, TrueWink
+>>> from vision.mat.analyse import MatAnalyser
+>>> from vision.mat.camera import calibrate_mat
+>>> rig = MatRig.make(seed=5)
+>>> scene = MatScene((TrueWink("b1", 100.0, 50.0), TrueWink("r3", 108.0, 58.0, level=1),
+...                   TrueWink("g1", -300.0, 0.0), TrueWink("y3", -292.0, 8.0, level=1)))
+>>> frame = render(rig, scene, seed=1)
+>>> def still(box):
+...     return render(rig.still(box), scene, seed=2)
+>>> cal = calibrate_mat(frame, hfov_deg=rig.hfov_deg)
+>>> with CropPool(1) as pool:
+...     pooled = MatAnalyser(cal, pool=pool).analyse(frame, still)
+>>> pooled == MatAnalyser(cal).analyse(frame, still)
+True
+
+Workers are started by ``forkserver``: from a fresh single-threaded server
+process that has imported the analysis once, never by forking the service,
+whose MQTT and GPIO threads may hold locks a forked child would inherit
+held. A worker that dies loses no frame: its crops are read here, the pool
+is started afresh for the next frame (after :data:`MAX_FAILURES`, never
+again: every crop is read here), and the log says so.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import os
+from collections.abc import Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from types import TracebackType
+
+from vision.mat.closer import Crop, read
+from vision.mat.winks import Found
+
+log = logging.getLogger(__name__)
+
+START_METHOD = "forkserver"
+"""How workers start (see the module's docstring)."""
+PRELOAD = ["vision.mat.closer"]
+"""Imported once by the fork server, so a worker starts with the analysis loaded."""
+MOST_DEFAULT = 3
+"""The most workers by default: a Pi 5's four cores, one for the frame's own process."""
+MOST_WORKERS = 16
+"""The most workers a config may ask for."""
+MAX_FAILURES = 3
+"""After this many broken pools, crops are read in the frame's process only."""
+
+
+def default_workers(cpus: int | None = None) -> int:
+    """Workers for ``cpus`` cores (None: this machine's): one core fewer,
+    since the frame's own process reads crops too, and at most
+    :data:`MOST_DEFAULT`; 0 (every crop read in the frame's process) on one
+    core.
+
+    >>> default_workers(1), default_workers(2), default_workers(4), default_workers(64)
+    (0, 1, 3, 3)
+    """
+    n = cpus if cpus is not None else (os.cpu_count() or 1)
+    return max(0, min(n - 1, MOST_DEFAULT))
+
+
+def _ready() -> int:
+    """A worker's first task: it is up, with the analysis imported."""
+    return os.getpid()
+
+
+class CropPool:
+    """``workers`` processes that read crops beside the frame's own process
+    (0: none, every crop read in the frame's process). Started once
+    (:meth:`start`, or at the first frame with two crops or more) and
+    reused; :meth:`close` ends them."""
+
+    def __init__(self, workers: int) -> None:
+        if not 0 <= workers <= MOST_WORKERS:
+            raise ValueError(f"workers must be 0 to {MOST_WORKERS}, got {workers}")
+        self.workers = workers
+        self.failures = 0
+        """How many times the pool broke (a worker died) and crops were read here."""
+        self._executor: ProcessPoolExecutor | None = None
+
+    @property
+    def serial(self) -> bool:
+        """Whether every crop is read in the frame's own process."""
+        return self.workers == 0 or self.failures >= MAX_FAILURES
+
+    def start(self) -> None:
+        """Start the workers and wait until each is up (a service calls
+        this at start-up, so its first shot does not pay for it). A pool
+        that cannot start is logged and reads every crop here."""
+        if self.serial or self._executor is not None:
+            return
+        context = multiprocessing.get_context(START_METHOD)
+        context.set_forkserver_preload(PRELOAD)
+        try:
+            executor = ProcessPoolExecutor(self.workers, mp_context=context)
+            self._executor = executor
+            # processes start as tasks find no idle worker: one task each
+            for f in [executor.submit(_ready) for _ in range(self.workers)]:
+                f.result()
+        except (OSError, BrokenProcessPool) as exc:
+            self._broken(exc)
+
+    def read(self, crops: Sequence[Crop]) -> list[Found]:
+        """What each crop shows (:func:`vision.mat.closer.read`), in order."""
+        if self.serial or len(crops) < 2:  # one crop: nothing to share
+            return [read(c) for c in crops]
+        self.start()
+        executor = self._executor
+        if executor is None:
+            return [read(c) for c in crops]
+        out: dict[int, Found] = {}
+        # the costliest first to the workers (a crop's time grows with its
+        # fits); this process takes the cheapest the workers have not begun
+        order = sorted(range(len(crops)), key=lambda k: -len(crops[k].members))
+        futures: dict[int, Future[Found]] = {}
+        try:
+            for k in order:
+                futures[k] = executor.submit(read, crops[k])
+            for k in reversed(order):
+                if futures[k].cancel():
+                    out[k] = read(crops[k])
+            for k in order:
+                if k not in out:
+                    out[k] = futures[k].result()
+        except (OSError, BrokenProcessPool) as exc:
+            self._broken(exc)
+            for f in futures.values():
+                f.cancel()
+            for k in order:
+                if k not in out:
+                    out[k] = read(crops[k])
+        return [out[k] for k in range(len(crops))]
+
+    def _broken(self, exc: BaseException) -> None:
+        """A worker died or could not start: drop the pool (a new one is
+        started for the next frame, up to :data:`MAX_FAILURES` times)."""
+        self.failures += 1
+        then = ("every crop is read in the frame's process from now on" if self.serial
+                else "a new pool is started for the next frame")  # fmt: skip
+        log.warning("mat crop pool broke (%s: %s); this frame's crops read in the frame's "
+                    "process; %s", type(exc).__name__, exc, then)  # fmt: skip
+        executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)
+
+    def close(self) -> None:
+        """End the workers (waits for them)."""
+        executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=True, cancel_futures=True)
+
+    def __enter__(self) -> CropPool:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:  # fmt: skip
+        self.close()
