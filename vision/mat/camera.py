@@ -240,6 +240,12 @@ class MatView:
         limit = max(MOVED_MM, 2.0 * self.calibration.max_mm)
         return shift if shift is not None and shift > limit else None
 
+    @property
+    def closer(self) -> bool:
+        """Whether the stills are finer than the video, so that piles are
+        looked at again in their crops (:mod:`vision.mat.closer`)."""
+        return self.scale > 1.01
+
     def analyse(self, still: Frame) -> MatObservation:
         """The winks ``still`` shows (taken by the camera calibrated)."""
         if still.size != self.still_size:
@@ -250,5 +256,4 @@ class MatView:
             x0, y0, w, h = box
             return Frame(np.ascontiguousarray(image[y0 : y0 + h, x0 : x0 + w]))
 
-        closer = crop if self.scale > 1.01 else None
-        return self._analyser.analyse(self.video(still), closer)
+        return self._analyser.analyse(self.video(still), crop if self.closer else None)

@@ -44,6 +44,7 @@ from types import TracebackType
 
 from vision.mat.closer import Crop, read
 from vision.mat.winks import Found
+from vision.settings import CROP_WORKERS_MAX
 
 log = logging.getLogger(__name__)
 
@@ -53,8 +54,6 @@ PRELOAD = ["vision.mat.closer"]
 """Imported once by the fork server, so a worker starts with the analysis loaded."""
 MOST_DEFAULT = 3
 """The most workers by default: a Pi 5's four cores, one for the frame's own process."""
-MOST_WORKERS = 16
-"""The most workers a config may ask for."""
 MAX_FAILURES = 3
 """After this many broken pools, crops are read in the frame's process only."""
 
@@ -84,11 +83,13 @@ class CropPool:
     reused; :meth:`close` ends them."""
 
     def __init__(self, workers: int) -> None:
-        if not 0 <= workers <= MOST_WORKERS:
-            raise ValueError(f"workers must be 0 to {MOST_WORKERS}, got {workers}")
+        if not 0 <= workers <= CROP_WORKERS_MAX:
+            raise ValueError(f"workers must be 0 to {CROP_WORKERS_MAX}, got {workers}")
         self.workers = workers
         self.failures = 0
         """How many times the pool broke (a worker died) and crops were read here."""
+        self.handed = 0
+        """How many crops workers have read."""
         self._executor: ProcessPoolExecutor | None = None
 
     @property
@@ -132,9 +133,11 @@ class CropPool:
             for k in reversed(order):
                 if futures[k].cancel():
                     out[k] = read(crops[k])
+            mine = len(out)
             for k in order:
                 if k not in out:
                     out[k] = futures[k].result()
+            self.handed += len(crops) - mine
         except (OSError, BrokenProcessPool) as exc:
             self._broken(exc)
             for f in futures.values():
