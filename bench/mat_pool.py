@@ -42,19 +42,22 @@ Times = dict[str, list[float]]
 
 
 def _timed(analyser: MatAnalyser, frame: Frame, look: closer.Still,
-           pool: CropPool | None) -> tuple[float, float]:  # fmt: skip
-    """One analysis: wall and CPU time, s (CPU: this process's and the workers')."""
+           pool: CropPool | None) -> tuple[float, float, float]:  # fmt: skip
+    """One analysis: wall time, this process's CPU time and the workers', s."""
     analyser.pool = pool
     worker = pool.worker_cpu_s if pool is not None else 0.0
     w0, c0 = time.perf_counter(), time.process_time()
     analyser.analyse(frame, look)
     wall, cpu = time.perf_counter() - w0, time.process_time() - c0
-    return wall, cpu + (pool.worker_cpu_s - worker if pool is not None else 0.0)
+    return wall, cpu, (pool.worker_cpu_s - worker if pool is not None else 0.0)
 
 
 def against_serial(frames: int, first: int, pool: CropPool) -> Times:
-    """Per frame, wall and CPU times pooled and serial (s), in turns."""
-    out: Times = {k: [] for k in ("pool wall", "pool cpu", "serial wall", "serial cpu")}
+    """Per frame, wall and CPU times pooled and serial (s), in turns; pooled,
+    the CPU time of the frame's process alone too (``pool main cpu``: with
+    idle cores, the least its wall time can be)."""
+    keys = ("pool wall", "pool cpu", "pool main cpu", "serial wall", "serial cpu")
+    out: Times = {k: [] for k in keys}
     pool.start()
     for seed in range(first, first + frames):
         rig = MatRig.make(seed=seed)
@@ -65,9 +68,11 @@ def against_serial(frames: int, first: int, pool: CropPool) -> Times:
         turns = [("pool", pool), ("serial", None)]
         for name, p in turns if seed % 2 == 0 else turns[::-1]:
             _timed(analyser, frame, look, p)  # warm (and the still's crops rendered)
-            wall, cpu = _timed(analyser, frame, look, p)
+            wall, cpu, workers = _timed(analyser, frame, look, p)
             out[f"{name} wall"].append(wall)
-            out[f"{name} cpu"].append(cpu)
+            out[f"{name} cpu"].append(cpu + workers)
+            if p is not None:
+                out["pool main cpu"].append(cpu)
     return out
 
 
@@ -75,7 +80,7 @@ def report(times: Times, pool: CropPool) -> None:
     """p50 / p95 / mean of each, ms, and the per-frame ratios."""
     for key, values in times.items():
         ms = [1000 * v for v in values]
-        print(f"{key:12s} p50 {percentile(ms, 50):6.1f}  p95 {percentile(ms, 95):6.1f}  "
+        print(f"{key:13s} p50 {percentile(ms, 50):6.1f}  p95 {percentile(ms, 95):6.1f}  "
               f"mean {statistics.fmean(ms):6.1f}  max {max(ms):6.1f} ms")  # fmt: skip
     for clock in ("wall", "cpu"):
         ratio = [p / s for p, s in zip(times[f"pool {clock}"], times[f"serial {clock}"],
