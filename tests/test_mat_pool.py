@@ -172,3 +172,23 @@ def test_the_mat_camera_makes_its_pool_from_the_key(tmp_path: Path) -> None:
         camera = MatCamera(settings)
         assert camera.pool.workers == want
         camera.close()
+
+
+def test_after_three_broken_pools_every_crop_is_read_here(caplog: pytest.LogCaptureFixture) -> None:
+    analyser, frame, still = _frame(11, PILES)
+    serial = analyser.analyse(frame, still)
+    with CropPool(1) as pool:
+        analyser.pool = pool
+        for n in range(1, 4):
+            others = set(multiprocessing.active_children())
+            pool.start()
+            for p in set(multiprocessing.active_children()) - others:
+                assert p.pid is not None
+                os.kill(p.pid, signal.SIGKILL)
+                p.join(5)
+            with caplog.at_level(logging.WARNING, logger="vision.mat.pool"):
+                assert analyser.analyse(frame, still) == serial
+            assert pool.failures == n
+        assert pool.serial and "from now on" in caplog.text
+        handed = pool.handed
+        assert analyser.analyse(frame, still) == serial and pool.handed == handed

@@ -109,6 +109,11 @@ class _Round:
             self.futures[k] = future
         future.add_done_callback(self.feed)
 
+    def stop(self) -> None:
+        """Hand out no more."""
+        with self._lock:
+            self.pending.clear()
+
     def take(self) -> int | None:
         """The cheapest crop not begun, for the frame's process (None: none left)."""
         with self._lock:
@@ -195,6 +200,8 @@ class CropPool:
             for k in range(len(crops)):
                 if k not in out:
                     out[k] = read(crops[k])
+        finally:
+            work.stop()  # a crop that raised here: no more of this frame's to the workers
         return [out[k] for k in range(len(crops))]
 
     def _broken(self, exc: BaseException) -> None:
