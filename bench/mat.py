@@ -21,7 +21,11 @@ Run from the repository root:  .venv/bin/python -m bench.mat [--frames 200]
 mostly measures waiting for a CPU; ``--misses``: each missed squop
 relation and each false squop and why, :mod:`bench.mat_misses`;
 ``--potted``: potted counts only, fast; ``--wrong``: each wink missed, made
-up, or seen at the wrong colour or size, :func:`bench.mat_misses.wink_lines`)
+up, or seen at the wrong colour or size, :func:`bench.mat_misses.wink_lines`;
+``--workers N``: the still's crops read in ``N`` worker processes besides
+this one, :mod:`vision.mat.pool`, by default as the product does;
+``--against-serial``: each frame timed with them and without, in turns,
+wall and CPU, :mod:`bench.mat_pool`)
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ from bench.vision_time import CLOCKS
 from vision.mat.analyse import MatAnalyser
 from vision.mat.camera import calibrate_mat
 from vision.mat.closer import Still
+from vision.mat.pool import CropPool, default_workers
 from vision.mat.pot import find_pot
 from vision.mat.render import MatRig, render
 from vision.mat.synth.compare import (
@@ -84,10 +89,12 @@ def run(
     closer: bool = True,
     clock: Clock = time.perf_counter,
     wrong: bool = False,
+    pool: CropPool | None = None,
 ) -> tuple[Tally, list[float], list[float], list[float]]:
     """Analyse ``frames`` renders; the tally, analysis, baseline and calibration
     times (s, by ``clock``); ``wrong``: print each wink got wrong as its frame
-    is done (:func:`bench.mat_misses.wink_lines`)."""
+    is done (:func:`bench.mat_misses.wink_lines`); ``pool``: the still's
+    crops read in its workers (:mod:`vision.mat.pool`)."""
     t = Tally()
     times, base, calib = [], [], []
     for seed in range(first, first + frames):
@@ -97,7 +104,7 @@ def run(
         t0 = clock()
         cal = calibrate_mat(frame)
         calib.append(clock() - t0)
-        analyser = MatAnalyser(cal)
+        analyser = MatAnalyser(cal, pool=pool)
         look = _still(rig, scene, seed) if closer else None
         analyser.analyse(frame, look)  # warm: the first call pays for imports and caches
         t0 = clock()
@@ -212,6 +219,13 @@ def main() -> None:
                         help="each wink missed, made up, or of a wrong colour or size")  # fmt: skip
     parser.add_argument("--potted", action="store_true",
                         help="potted counts only (fast)")  # fmt: skip
+    parser.add_argument("--workers", type=int, default=default_workers(),
+                        help="read the still's crops in this many worker processes besides "
+                        "this one (vision.mat.pool; default as the product: one fewer than "
+                        f"the cores, at most 3, here {default_workers()}; 0: none)")  # fmt: skip
+    parser.add_argument("--against-serial", action="store_true",
+                        help="each frame timed with the workers and without, in turns, wall "
+                        "and CPU (bench.mat_pool)")  # fmt: skip
     args = parser.parse_args()
     if args.potted:
         potted_only(args.frames, args.first, not args.video_only)
@@ -221,8 +235,16 @@ def main() -> None:
 
         mat_misses.report(args.first, args.frames)
         return
-    print(f"clock: {args.clock}; load before: {os.getloadavg()}")
-    report(*run(args.frames, args.first, not args.video_only, CLOCKS[args.clock], args.wrong))
+    print(f"clock: {args.clock}; crop workers: {args.workers}; load before: {os.getloadavg()}")
+    with CropPool(args.workers) as pool:
+        if args.against_serial:
+            from bench import mat_pool
+
+            mat_pool.report(mat_pool.against_serial(args.frames, args.first, pool), pool)
+        else:
+            pool.start()  # as a service does, before its first frame
+            report(*run(args.frames, args.first, not args.video_only, CLOCKS[args.clock],
+                        args.wrong, pool))  # fmt: skip
     print(f"load after: {os.getloadavg()}")
 
 

@@ -10,12 +10,14 @@ Dump this tree's observations, then another's, then compare::
 ``DIR`` holds the other version (e.g. ``git archive main | tar -x -C DIR``,
 with a copy of this script under ``bench/``); ``python -m`` puts the
 working directory first on ``sys.path``, so the dump says which ``vision``
-it imported. The frames, rigs and stills are ``bench.mat``'s (the second
-look at piles included; ``--video-only`` leaves it out). Compared: every
-field of every seen wink (colour, size, x, y, index, on, covered, level,
-in_field, on_mat, pot_distance_mm, fit_mm), the pot (x, y, rim, potted
-counts, colour areas) and the calibration RMS; floats to 1e-9 (exact equality is counted
-too).
+it imported. ``dump --workers N`` reads the still's crops in ``N`` worker
+processes (:mod:`vision.mat.pool`): compared with a dump of the same tree
+without, it shows the pool changes nothing. The frames, rigs and stills
+are ``bench.mat``'s (the second look at piles included; ``--video-only``
+leaves it out). Compared: every field of every seen wink (colour, size, x,
+y, index, on, covered, level, in_field, on_mat, pot_distance_mm, fit_mm),
+the pot (x, y, rim, potted counts, colour areas) and the calibration RMS;
+floats to 1e-9 (exact equality is counted too).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from bench.mat import _still
 from vision.mat.analyse import MatAnalyser
 from vision.mat.camera import calibrate_mat
 from vision.mat.model import MatObservation, SeenWink
+from vision.mat.pool import CropPool
 from vision.mat.render import MatRig, render
 from vision.mat.synth.scene import random_scene
 
@@ -60,14 +63,16 @@ def record(obs: MatObservation) -> Record:
             "notes": list(obs.notes)}  # fmt: skip
 
 
-def dump(first: int, frames: int, closer: bool = True) -> list[Record]:
-    """The observations of ``bench.mat``'s frames ``first`` .. ``first + frames - 1``."""
+def dump(first: int, frames: int, closer: bool = True, pool: CropPool | None = None
+         ) -> list[Record]:  # fmt: skip
+    """The observations of ``bench.mat``'s frames ``first`` .. ``first + frames - 1``;
+    ``pool``: the still's crops read in its workers."""
     out = []
     for seed in range(first, first + frames):
         rig = MatRig.make(seed=seed)
         scene = random_scene(np.random.default_rng(seed))
         frame = render(rig, scene, seed=seed)
-        analyser = MatAnalyser(calibrate_mat(frame))
+        analyser = MatAnalyser(calibrate_mat(frame), pool=pool)
         look = _still(rig, scene, seed) if closer else None
         out.append({"seed": seed, **record(analyser.analyse(frame, look))})
     return out
@@ -115,14 +120,18 @@ def main() -> None:
     d.add_argument("--first", type=int, default=1000, help="the first seed")
     d.add_argument("--frames", type=int, default=200)
     d.add_argument("--video-only", action="store_true")
+    d.add_argument("--workers", type=int, default=0,
+                   help="read the still's crops in this many worker processes "
+                   "(vision.mat.pool; default 0: all in this process)")  # fmt: skip
     d.add_argument("--out", type=Path, required=True)
     c = sub.add_parser("compare")
     c.add_argument("a", type=Path)
     c.add_argument("b", type=Path)
     args = parser.parse_args()
     if args.cmd == "dump":
-        print(f"vision from {vision.__file__}")
-        rows = dump(args.first, args.frames, not args.video_only)
+        print(f"vision from {vision.__file__}; crop workers {args.workers}")
+        with CropPool(args.workers) as pool:
+            rows = dump(args.first, args.frames, not args.video_only, pool)
         args.out.write_text(json.dumps(rows))
         print(f"{len(rows)} frames, {sum(len(r['winks']) for r in rows)} winks -> {args.out}")
         return

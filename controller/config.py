@@ -467,13 +467,20 @@ def _describe_sensors(sensors: SensorSettings) -> str:
     return ", ".join(parts)
 
 
+def _crop_workers(workers: int | None) -> str:
+    if workers is None:
+        return "worker processes, one fewer than the cores (at most 3)"
+    return "the service alone" if workers == 0 else f"{workers} worker processes and the service"
+
+
 def _describe_camera(camera: CameraSettings, game: Game) -> str:
     w, h = camera.still
     where = f" {camera.device}" if camera.device else ""
     if game is Game.TIDDLYWINKS:
         return (f"{camera.source.value}{where}, {w}x{h}, mat calibrated from its markers "
                 f"(field of view {camera.mat_hfov_deg:g} deg), settled after "
-                f"{camera.settle_ms} ms still")  # fmt: skip
+                f"{camera.settle_ms} ms still, a still's crops read by "
+                f"{_crop_workers(camera.crop_workers)}")  # fmt: skip
     fov = "" if camera.hfov_deg is None else f", field of view {camera.hfov_deg:g} deg"
     if camera.second is not None:
         fov += f"; second camera {_describe_camera(camera.second, game)}"

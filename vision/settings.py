@@ -57,8 +57,10 @@ SECOND_DEFAULTS = ("camera-calibration-second.json", "coin-references-second")
 never the first camera's defaults."""
 PICAMERA2_MAX = 7
 """The highest Picamera2 camera number accepted (a Pi 5 has two: 0 and 1)."""
-MAT_KEYS = ("settle_ms",)
+MAT_KEYS = ("settle_ms", "crop_workers")
 """Keys of the mat camera (tiddlywinks) only."""
+CROP_WORKERS_MAX = 16
+"""The most worker processes ``crop_workers`` may ask for."""
 COIN_RANGE_MM = (10.0, 60.0)
 MARGIN_RANGE = (0.0, 1.0)
 
@@ -87,6 +89,10 @@ class CameraSettings:
     nearly straight over the square cannot give)."""
     settle_ms: int = DEFAULT_SETTLE_MS
     """Mat camera: the mat has settled once still this long after the last motion."""
+    crop_workers: int | None = None
+    """Mat camera: the worker processes that read a still's crops beside
+    the service's own (:mod:`vision.mat.pool`; 0: none); None: one fewer
+    than the machine's cores, at most 3 (:func:`vision.mat.pool.default_workers`)."""
     second: CameraSettings | None = None
     """Heads & Tails: the second floor camera (``[camera.second]``), whose
     coin, square and margin keys are this one's; None: one camera."""
@@ -183,6 +189,7 @@ def parse_camera(table: Table, folder: Path, *, mat: bool = False) -> CameraSett
     settle = table.integer("settle_ms", DEFAULT_SETTLE_MS, minimum=SETTLE_RANGE_MS[0])
     if settle > SETTLE_RANGE_MS[1]:
         raise table.fail("settle_ms", f"must be at most {SETTLE_RANGE_MS[1]}, got {settle}")
+    workers = _crop_workers(table)
     first = CameraSettings(
         own.source,
         own.device,
@@ -199,10 +206,30 @@ def parse_camera(table: Table, folder: Path, *, mat: bool = False) -> CameraSett
         marker,
         own.hfov_deg,
         settle,
+        workers,
     )
     second = None if mat else _second(table, folder, first)
     table.finish()
     return first if second is None else replace(first, second=second)
+
+
+def _crop_workers(table: Table) -> int | None:
+    """``crop_workers``: 0 to :data:`CROP_WORKERS_MAX`; None when not set.
+
+    >>> from controller.strict import Table
+    >>> _crop_workers(Table({"crop_workers": 17}, "t.toml", "[camera]"))
+    Traceback (most recent call last):
+    ...
+    controller.errors.InputError: t.toml: [camera]: field 'crop_workers': must be at most 16 \
+(worker processes reading a still's crops; 0: none), got 17
+    """
+    if not table.has("crop_workers"):
+        return None
+    workers = int(table.integer("crop_workers", minimum=0))
+    if workers > CROP_WORKERS_MAX:
+        raise table.fail("crop_workers", f"must be at most {CROP_WORKERS_MAX} (worker processes "
+                         f"reading a still's crops; 0: none), got {workers}")  # fmt: skip
+    return workers
 
 
 def _own(

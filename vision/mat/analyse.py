@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -40,6 +41,9 @@ from vision.mat.pot import (
 from vision.mat.winks import Fit, Found, Picture, find_winks
 from vision.model import Frame
 
+if TYPE_CHECKING:
+    from vision.mat.pool import CropPool
+
 STILL_SCALE = 3.6
 """A full-resolution still's pixels per video pixel (the Pi Camera Module
 3: 4608x2592 stills, 1280x720 video)."""
@@ -48,11 +52,15 @@ BORDER_MM = 25.0
 
 
 class MatAnalyser:
-    """The analysis for one calibrated camera (the region masks are made once)."""
+    """The analysis for one calibrated camera (the region masks are made
+    once); ``pool``: a still's crops are read side by side in its worker
+    processes (:class:`~vision.mat.pool.CropPool`; the same observations)."""
 
     def __init__(self, calibration: MatCalibration, layout: MatLayout | None = None,
-                 still_scale: float = STILL_SCALE) -> None:  # fmt: skip
+                 still_scale: float = STILL_SCALE,
+                 pool: CropPool | None = None) -> None:  # fmt: skip
         self.cal = calibration
+        self.pool = pool
         self.still_scale = still_scale
         self.layout = layout or MatLayout()
         spec = self.layout.spec
@@ -73,7 +81,7 @@ class MatAnalyser:
         found = find_winks(Picture(image, self.cal, self.region, blocked, self.r_small_px,
                                    reread=still is None, grey=grey))  # fmt: skip
         if still is not None:
-            found = closer.look(found, still, self.cal, pot, spec, self.still_scale)
+            found = closer.look(found, still, self.cal, pot, spec, self.still_scale, self.pool)
         pot_view = None
         if pot is not None:
             pot_view = self.pot_view(frame, still, pot)

@@ -32,6 +32,7 @@ from vision.model import Frame, VisionError
 
 if TYPE_CHECKING:
     from vision.mat.model import MatObservation
+    from vision.mat.pool import CropPool
 
 DEFAULT_HFOV_DEG = 66.0
 """The Raspberry Pi Camera Module 3's horizontal field of view (the wide
@@ -184,14 +185,16 @@ class MatView:
     """
 
     def __init__(self, calibration: MatCalibration, layout: MatLayout,
-                 still_size: tuple[int, int]) -> None:  # fmt: skip
+                 still_size: tuple[int, int], pool: CropPool | None = None) -> None:  # fmt: skip
+        """``pool``: the still's crops are read in its workers (:mod:`vision.mat.pool`)."""
         from vision.mat.analyse import MatAnalyser
 
         self.calibration = calibration
         self.layout = layout
         self.still_size = still_size
         self.scale = still_size[0] / calibration.size[0]
-        self._analyser = MatAnalyser(calibration, layout, self.scale)
+        self.pool = pool
+        self._analyser = MatAnalyser(calibration, layout, self.scale, pool)
 
     @staticmethod
     def video(still: Frame) -> Frame:
@@ -205,12 +208,13 @@ class MatView:
 
     @classmethod
     def calibrate(cls, still: Frame, layout: MatLayout | None = None,
-                  hfov_deg: float = DEFAULT_HFOV_DEG) -> MatView:  # fmt: skip
+                  hfov_deg: float = DEFAULT_HFOV_DEG,
+                  pool: CropPool | None = None) -> MatView:  # fmt: skip
         """The view from the markers in ``still``; :class:`VisionError` naming
         the markers missing when fewer than three are seen."""
         layout = layout or MatLayout()
         calibration = calibrate_mat(cls.video(still), layout, hfov_deg)
-        return cls(calibration, layout, still.size)
+        return cls(calibration, layout, still.size, pool)
 
     def shift_mm(self, still: Frame) -> float | None:
         """How far the mat's markers in ``still`` lie from where the
@@ -236,6 +240,12 @@ class MatView:
         limit = max(MOVED_MM, 2.0 * self.calibration.max_mm)
         return shift if shift is not None and shift > limit else None
 
+    @property
+    def closer(self) -> bool:
+        """Whether the stills are finer than the video, so that piles are
+        looked at again in their crops (:mod:`vision.mat.closer`)."""
+        return self.scale > 1.01
+
     def analyse(self, still: Frame) -> MatObservation:
         """The winks ``still`` shows (taken by the camera calibrated)."""
         if still.size != self.still_size:
@@ -246,5 +256,4 @@ class MatView:
             x0, y0, w, h = box
             return Frame(np.ascontiguousarray(image[y0 : y0 + h, x0 : x0 + w]))
 
-        closer = crop if self.scale > 1.01 else None
-        return self._analyser.analyse(self.video(still), closer)
+        return self._analyser.analyse(self.video(still), crop if self.closer else None)

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import NDArray
@@ -32,6 +34,9 @@ from vision.mat.layout import WINK_THICKNESS_MM
 from vision.mat.pot import Pot, pot_mask
 from vision.mat.winks import Fit, Found, Picture, find_winks
 from vision.model import Frame
+
+if TYPE_CHECKING:
+    from vision.mat.pool import CropPool
 
 Still = Callable[[tuple[int, int, int, int]], Frame]
 """Reads ``(x0, y0, width, height)`` of a full-resolution still, in its pixels."""
@@ -155,22 +160,27 @@ def region(cal: MatCalibration, fits: list[Fit], scale: float) -> tuple[int, int
 
 
 def look(found: Found, still: Still, cal: MatCalibration, pot: Pot | None, spec: MatSpec,
-         scale: float) -> Found:  # fmt: skip
+         scale: float, pool: CropPool | None = None) -> Found:  # fmt: skip
     """``found`` with each group's winks as a closer look sees them; then
     each large wink beside a group on which its crop found a small one that
     the video did not see (:func:`_rung`) is looked at alone too (after all
-    the groups: what they took over stays theirs)."""
+    the groups: what they took over stays theirs). The groups' crops are
+    independent of one another: with a ``pool`` they are read side by side
+    (:class:`~vision.mat.pool.CropPool`), the same readings; the crops
+    :func:`_rung` adds depend on them and are read here after them."""
     kept = list(range(len(found.fits)))
     extra: list[tuple[Found, list[int]]] = []
     todo = groups(found.fits, found.doubted | beside(found, cal))
     looked = {i for g in todo for i in g}
     n_groups = len(todo)
+    crops = [cut([found.fits[i] for i in g], still, cal, pot, spec, scale) for g in todo]
+    first = _read_all(crops, pool)
     for n, group in enumerate(todo):  # grows while it is read
         members = [found.fits[i] for i in group]
-        read = _crop(members, still, cal, pot, spec, scale)
-        if read is None:
+        crop = crops[n] if n < n_groups else cut(members, still, cal, pot, spec, scale)
+        if crop is None:
             continue
-        got, ccal = read
+        got, ccal = (first[n] if n < n_groups else read(crop)), crop.cal
 
         def near(f: Fit, members: list[Fit] = members) -> bool:
             return min(math.hypot(f.x - g.x, f.y - g.y) - g.size / 2 for g in members) < GAP_MM
@@ -187,6 +197,14 @@ def look(found: Found, still: Still, cal: MatCalibration, pot: Pot | None, spec:
                 looked.add(i)
                 todo.append([i])
     return _merge(found, kept, extra)
+
+
+def _read_all(crops: list[Crop | None], pool: CropPool | None) -> list[Found]:
+    """Each crop's reading, in order (a crop that is None: an empty
+    reading, never used)."""
+    real = [c for c in crops if c is not None]
+    got = iter(pool.read(real) if pool is not None else [read(c) for c in real])
+    return [next(got) if c is not None else Found([], {}, [], {}) for c in crops]
 
 
 def _stacked_on(video: Found, group: list[int], got: Found, inside: list[int],
@@ -217,20 +235,38 @@ def _stacked_on(video: Found, group: list[int], got: Found, inside: list[int],
     return out
 
 
-def _crop(members: list[Fit], still: Still, cal: MatCalibration, pot: Pot | None, spec: MatSpec,
-          scale: float) -> tuple[Found, MatCalibration] | None:  # fmt: skip
-    """The winks a still's crop round ``members`` shows, and the crop's
-    calibration (None: no crop)."""
+@dataclass(frozen=True, slots=True)
+class Crop:
+    """A still's crop round some of the video's fits, with all its reading
+    needs (:func:`read`): it pickles, to be read in another process."""
+
+    image: NDArray[np.uint8]
+    cal: MatCalibration
+    """The crop's calibration."""
+    pot: Pot | None
+    spec: MatSpec
+    members: tuple[Fit, ...]
+    """The video's fits it was cut round."""
+
+
+def cut(members: list[Fit], still: Still, cal: MatCalibration, pot: Pot | None, spec: MatSpec,
+        scale: float) -> Crop | None:  # fmt: skip
+    """The crop of the still round ``members`` (None: no crop)."""
     box = region(cal, members, scale)
     if box is None:
         return None
-    ccal = cal.crop(scale, box)
-    image = still(box).image
-    blocked = pot_mask(ccal, pot, spec) if pot else np.zeros(image.shape[:2], np.uint8)
+    return Crop(still(box).image, cal.crop(scale, box), pot, spec, tuple(members))
+
+
+def read(crop: Crop) -> Found:
+    """The winks ``crop`` shows."""
+    image, ccal, members = crop.image, crop.cal, crop.members
+    blocked = (pot_mask(ccal, crop.pot, crop.spec) if crop.pot
+               else np.zeros(image.shape[:2], np.uint8))  # fmt: skip
     mx, my = float(np.mean([f.x for f in members])), float(np.mean([f.y for f in members]))
     r_small = 8.0 * ccal.px_per_mm(mx, my, WINK_THICKNESS_MM)
     return find_winks(Picture(image, ccal, np.full_like(blocked, 255), blocked, r_small,
-                              APART_MM, LOOSE_MM, tuple(members))), ccal  # fmt: skip
+                              APART_MM, LOOSE_MM, members))  # fmt: skip
 
 
 def _rung(video: Found, got: Found, rows: list[int]) -> list[int]:

@@ -60,6 +60,7 @@ from vision.link import CameraLink
 from vision.mat.camera import MatView
 from vision.mat.layout import MatLayout
 from vision.mat.model import PotView
+from vision.mat.pool import CropPool, default_workers
 from vision.mat.pot import Pot, opening_crop
 from vision.mat.settle import Crop, MatSettle, Opening, SettleSettings, ShotWatch, mat_region
 from vision.model import Frame, VisionError
@@ -125,6 +126,9 @@ class MatCamera:
         self.watch: ShotWatch | None = None
         self.squidge: SquidgeWatch | None = None
         self.evidence = None if journal is None else Evidence(journal)
+        workers = settings.crop_workers
+        self.pool = CropPool(default_workers() if workers is None else workers)
+        """Reads a still's crops side by side (``crop_workers``), for every view."""
         self._taken: Frame | None = None
         self._next: int | None = None
 
@@ -192,10 +196,12 @@ class MatCamera:
             return events
 
     def close(self) -> None:
-        """Finish writing the evidence stills, then release the camera."""
+        """Finish writing the evidence stills, then release the camera and
+        end the crop pool's workers."""
         if self.evidence is not None:
             self.evidence.close()
         self.link.drop()
+        self.pool.close()
 
     # -- inside ----------------------------------------------------------------
     def _look(self, mono: int, state: Any, events: list[Event]) -> None:
@@ -321,7 +327,7 @@ class MatCamera:
         if shift is None:
             return
         try:
-            new = MatView.calibrate(still, view.layout, self.settings.mat_hfov_deg)
+            new = MatView.calibrate(still, view.layout, self.settings.mat_hfov_deg, self.pool)
         except VisionError as exc:
             events.extend(self.link.health(mono, False, f"camera: moved, and the markers: {exc}"))
             raise _NoStill from None
@@ -344,10 +350,12 @@ class MatCamera:
         if frame is None:
             return events
         try:
-            view = MatView.calibrate(frame, MatLayout(spec), self.settings.mat_hfov_deg)
+            view = MatView.calibrate(frame, MatLayout(spec), self.settings.mat_hfov_deg, self.pool)
         except VisionError as exc:
             return events + self.link.health(mono, False, f"camera: the mat's markers: {exc}")
         self.view = view
+        if view.closer:  # its workers started now, not at the first shot
+            self.pool.start()
         settle = MatSettle(SettleSettings(hold_ms=self.settings.settle_ms))
         self.watch = ShotWatch(view.analyse, settle, spec, _opening(view))
         self.squidge = SquidgeWatch(spec, state.settings.squidge_tie_mm)
