@@ -34,3 +34,18 @@ def test_no_small_second_circle_is_kept_through_a_found_large_wink_s_arc(
     assert len(obs.winks) == 3
     assert sizes(obs, m) == sorted((w.id, wink_size(w.id)) for w in scene.winks)
     assert seen_pairs(obs, m) == true_pairs(scene)
+
+
+# From tuning seed 81516: y5 (16 mm) under b2. Two candidates fitted 22 mm
+# circles 3.6-3.7 mm off through y5's own arc (RMS 0.28), every point on
+# y5's rim; one was kept beside y5 as a false wink.
+ARC_OF_A_FOUND_SMALL_WINK = MatScene(
+    (TrueWink("y5", 724.1855, -325.7552), TrueWink("b2", 714.5401, -328.1145, 1))
+)
+
+
+def test_no_large_fit_is_kept_through_a_found_small_wink_s_arc() -> None:
+    obs, m = benched(ARC_OF_A_FOUND_SMALL_WINK, 81516)
+    assert len(obs.winks) == 2
+    assert sizes(obs, m) == [("b2", 22), ("y5", 16)]
+    assert seen_pairs(obs, m) == true_pairs(ARC_OF_A_FOUND_SMALL_WINK)

@@ -100,6 +100,7 @@ def find_winks(pic: Picture) -> Found:
         found, fits = resize.resized(pic.cal, found, fits, pic.loose_mm)
         fits += _beyond(pic.cal, found, fits, pic.loose_mm)
         found, fits = tangent.retake(pic.cal, pic.image, grey, masks, found, fits, pic.loose_mm)
+        fits = tangent.arcs(pic.cal, found, fits, pic.loose_mm)
     fitted = [f for f in fits if onefit.kept(f, fits, pic.loose_mm)]
     fits = onefit.dedupe(fitted, pic.apart_mm)
     doubted = onefit.doubted(fitted, fits, pic.apart_mm)
