@@ -305,7 +305,8 @@ def arcs(cal: MatCalibration, es: EdgeSet, fits: list[Fit], loose_mm: float) -> 
     is, and only the other fit has them (tuning seed 81516: y5, 16 mm, under
     b2, fitted whole at 16 mm, RMS 0.19; two candidates' 22 mm circles
     3.6-3.7 mm off through 24 and 27 of its points, RMS 0.28, all on y5's
-    rim, where 9-11 of y5's 33 lie on theirs: one was kept as a false wink).
+    rim, where 9-11 of y5's 33 lie on theirs: one was kept as a false wink;
+    70978, r5 under g2, alike, found by the check of tuning 70000-70999).
     Fits with no candidate of their own (row -1) have no points to weigh."""
     rows = {f.row for f in fits if f.row >= 0}
     on: dict[int, NDArray[np.float64]] = {}  # each fit's edge points on its circle, by id
