@@ -293,3 +293,34 @@ def edge_share(face: NDArray[np.uint8], mask: NDArray[np.uint8], cal: MatCalibra
     shown = step | (dark >= DARK)
     n = int(ok.sum())
     return (float(shown[ok].mean()) if n else 0.0), n
+
+
+def arcs(cal: MatCalibration, es: EdgeSet, fits: list[Fit], loose_mm: float) -> list[Fit]:
+    """``fits`` less each partial fit that is the arc of a kept fit
+    (:func:`~vision.mat.onefit.kept`) of its colour and the other size: its
+    edge points on its circle (:data:`~vision.mat.voting.VOTED_MM`) all lie
+    on that fit's rim too, while that fit's own do not all lie on its circle.
+    Circles of the two sizes 3 mm apart touch inside, and an arc near where
+    they touch fits either; points off that common arc tell which wink it
+    is, and only the other fit has them (tuning seed 81516: y5, 16 mm, under
+    b2, fitted whole at 16 mm, RMS 0.19; two candidates' 22 mm circles
+    3.6-3.7 mm off through 24 and 27 of its points, RMS 0.28, all on y5's
+    rim, where 9-11 of y5's 33 lie on theirs: one was kept as a false wink;
+    70978, r5 under g2, alike, found by the check of tuning 70000-70999).
+    Fits with no candidate of their own (row -1) have no points to weigh."""
+    rows = {f.row for f in fits if f.row >= 0}
+    on: dict[int, NDArray[np.float64]] = {}  # each fit's edge points on its circle, by id
+    for row in rows:
+        p = cal.to_mat(es.points[row][es.ok[row]], WINK_THICKNESS_MM)
+        for f in fits:
+            if f.row == row:
+                on[id(f)] = p[held(p, f)]
+    return [f for f in fits if f.whole or f.row < 0 or not arc_of(f, fits, on, loose_mm)]
+
+
+def arc_of(f: Fit, fits: list[Fit], on: dict[int, NDArray[np.float64]], loose_mm: float) -> bool:
+    """Whether :func:`arcs` drops ``f`` (``on``: each fit's points on its circle, by ``id``)."""
+    return any(o.colour is f.colour and o.size != f.size and o.row >= 0
+               and onefit.kept(o, fits, loose_mm)
+               and bool(held(on[id(f)], o).all()) and not bool(held(on[id(o)], f).all())
+               for o in fits)  # fmt: skip

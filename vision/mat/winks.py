@@ -98,8 +98,9 @@ def find_winks(pic: Picture) -> Found:
     if pic.loose_mm < 1.0:
         found, fits = _revoted(pic.cal, found, fits, pic.loose_mm)
         found, fits = resize.resized(pic.cal, found, fits, pic.loose_mm)
-        fits += _beyond(pic.cal, found, fits)
+        fits += _beyond(pic.cal, found, fits, pic.loose_mm, pic.apart_mm)
         found, fits = tangent.retake(pic.cal, pic.image, grey, masks, found, fits, pic.loose_mm)
+        fits = tangent.arcs(pic.cal, found, fits, pic.loose_mm)
     fitted = [f for f in fits if onefit.kept(f, fits, pic.loose_mm)]
     fits = onefit.dedupe(fitted, pic.apart_mm)
     doubted = onefit.doubted(fitted, fits, pic.apart_mm)
@@ -373,10 +374,14 @@ def _second(cal: MatCalibration, es: EdgeSet, ok: NDArray[np.bool_], row: int,
     return replace(f, row=-1) if _new(cal, f, [*rest, g], masks, apart_mm) else None
 
 
-def _beyond(cal: MatCalibration, es: EdgeSet, fits: list[Fit]) -> list[Fit]:
+def _beyond(cal: MatCalibration, es: EdgeSet, fits: list[Fit], loose_mm: float,
+            apart_mm: tuple[float, float]) -> list[Fit]:  # fmt: skip
     """Second circles: where a fit's own rays ran well beyond it (another
     wink of its colour, lying on it and reaching past its rim, makes one
-    blob with it), the circle of either size through those edge points.
+    blob with it), the circle of either size through those edge points,
+    unless they are the arc of a wink found (:func:`_rim_of`: of the fits
+    kept within ``loose_mm``, :func:`~vision.mat.onefit.dedupe`'s with
+    ``apart_mm``).
 
     Every fit's points are mapped, and every circle fitted, in one call each
     (a crop has a handful of fits: a call per fit was most of the time)."""
@@ -399,16 +404,39 @@ def _beyond(cal: MatCalibration, es: EdgeSet, fits: list[Fit]) -> list[Fit]:
     both = np.repeat(seen, 2)
     sizes = np.tile([16, 22], len(seen))
     got = fixed_all(pts[both], far[both], np.array(starts), sizes / 2)
+    found = onefit.dedupe([o for o in fits if onefit.kept(o, fits, loose_mm)], apart_mm)
     out = []
     for n, k in enumerate(seen):
         tries = [(float(got[3][m]), int(sizes[m]), float(got[0][m]), float(got[1][m]))
                  for m in (2 * n, 2 * n + 1) if got[2][m] >= 6]  # fmt: skip
         if tries:
             rms, size, x, y = min(tries)  # the size that fits them closer (an arc's bend)
-            if rms <= 0.15 and arc_deg(pts[k][far[k]], x, y, size / 2) >= BEYOND_ARC_DEG:
-                # no candidate of its own (row -1): not refitted one level up
-                out.append(Fit(fits[k].colour, size, x, y, rms, False, -1, 0.0))
+            arc = pts[k][far[k]]
+            # no candidate of its own (row -1): not refitted one level up
+            f = Fit(fits[k].colour, size, x, y, rms, False, -1, 0.0)
+            on = arc[_held(arc, f)]
+            if (rms <= 0.15 and arc_deg(arc, x, y, size / 2) >= BEYOND_ARC_DEG
+                    and not _rim_of(on, f, found)):  # fmt: skip
+                out.append(f)
     return out
+
+
+def _rim_of(arc: NDArray[np.float64], f: Fit, found: list[Fit]) -> bool:
+    """Whether the edge points ``arc`` of a second circle ``f`` all lie on
+    the rim (:data:`~vision.mat.voting.VOTED_MM`) of a wink ``found`` of its
+    colour and the other size: that wink's arc. Circles of the two sizes
+    3 mm apart, the radii's difference, touch inside, and a short arc near
+    where they touch fits either (tuning seed 80431: b1's arc beyond a loose
+    16 mm fit of another candidate, 6 points, made a 16 mm circle 3.1 mm
+    inside b1's 22 mm fit, RMS 0.10, kept as a false wink lying on b1; 80921,
+    80960 alike). A small wink reaching past a large one's rim, the circle
+    this looks for, leaves it outside that rim. Only a fit that stands for a
+    wink counts, not one that gives way to another of its wink
+    (:func:`~vision.mat.onefit.dedupe`): 80961's g3, 16 mm, had its second
+    circle's points on a 22 mm circle 3.1 mm off through its own arc, kept
+    (RMS 0.247, within the loose 0.25) but a copy of g2's fit 1.8 mm away."""
+    return any(o.colour is f.colour and o.size != f.size and bool(_held(arc, o).all())
+               for o in found)  # fmt: skip
 
 
 BEYOND_ARC_DEG = 40.0
