@@ -173,12 +173,13 @@ may place the coin on the line: tuning landing 250004#35, a cleet leaning
 camera 1 (outlined by a silhouette 0.96 round, tails read, its centre
 2.7 mm out from the truth) and inside by camera 2 (open, 0.87; the
 geometry 0.87): the pair called it tails. On
-tuning seeds 230 and 240 (the first 1,000 landings of each) and 250 (all
-2,000) that changed 250004#35 only: the class "one reads a face, another
-leaves it open, on the line" held 20, 19 and 20 landings; one flat coin's
-open view lay inside (250018#33: no tilted coin explains it, tails as
-before), every other's on the line. Fresh seeds 290 (2,000) and 300
-(1,000): no landing changed (bench/RESULTS.md, session 23, b-cleet)."""
+tuning seeds 230, 240 and 250 (6,000 landings) that sent 250004#35 and
+one flat coin to the spotter (240010#90: open 0.92 at 59 px, explained):
+the class "one reads a face, another leaves it open, on the line" held 36,
+40 and 20 landings, of which three flat coins and the cleet had every open
+view inside (two flat coins no tilted coin explains: the face, as
+before). Fresh seeds 290 (2,000) and 300 (1,000): no landing changed
+(bench/RESULTS.md, session 23, b-cleet)."""
 
 
 def explained(found: Sequence[Observation], places: Sequence[Place | None]) -> bool | None:
