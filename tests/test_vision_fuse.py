@@ -274,3 +274,33 @@ def test_an_open_view_no_tilted_coin_explains_stays_the_face_read() -> None:
     places = [(583.5, 865.3, 2099.2), (1221.5, 421.2, 1944.5)]
     assert explained([heads, unsure], places) is False
     assert fuse([heads, unsure], cameras=places).verdict == "heads"
+
+
+# Tuning landing 250004#35 (a cleet leaning 42 degrees, called tails by the
+# pair): camera 1 reads tails on it round (its silhouette 0.96; the geometry
+# 0.91) and places it just over the painted line's inner edge, camera 2
+# leaves it open (edge 0.93, silhouette 0.87; the geometry 0.87) and places
+# it inside, clear of the line.
+TAILS_1 = replace(
+    FLAT,
+    zone=Zone.ON_LINE,
+    confidence=0.501,
+    x_mm=1371.8,
+    y_mm=1438.1,
+    axis_ratio=0.961,
+    axis_deg=89.0,
+    coin_px=67.3,
+)
+OPEN_2 = replace(OPEN_1, x_mm=1371.3, y_mm=1435.8, axis_ratio=0.870, axis_deg=10.3, coin_px=61.8)
+PLACES_250004 = [(960.5, 650.4, 2482.2), (167.9, 1021.4, 2458.7)]
+
+
+def test_an_open_view_clear_of_the_line_is_asked_when_the_face_read_is_on_it() -> None:
+    assert explained([TAILS_1, OPEN_2], PLACES_250004) is True
+    one = fuse([TAILS_1, OPEN_2], cameras=PLACES_250004)
+    assert one.zone is Zone.ON_LINE  # (the cameras agree it is in)
+    assert one.verdict == "indeterminate"
+    assert OPEN_OFF_LINE in one.reasons
+    # The open view on the line too: its outline may be the tape's dent.
+    on_line = replace(OPEN_2, zone=Zone.ON_LINE)
+    assert fuse([TAILS_1, on_line], cameras=PLACES_250004).verdict == "tails"

@@ -13,11 +13,12 @@ import pytest
 cv2 = pytest.importorskip("cv2")
 
 from vision.fuse import NO_ONE_COIN, OPEN_OFF_LINE, fuse  # noqa: E402
-from vision.model import Posture  # noqa: E402
+from vision.model import Posture, Zone  # noqa: E402
 from vision.synth.scene import Landing  # noqa: E402
 from vision.synth.trial import (  # noqa: E402
     Pair,
     Prepared,
+    pair_at,
     pair_trials,
     prepared,
     second_camera,
@@ -168,3 +169,21 @@ def test_a_cleet_one_camera_reads_round_and_the_other_leaves_open_is_the_spotter
     one = pair.fused.observation
     assert one.verdict == "indeterminate" and OPEN_OFF_LINE in one.reasons
     assert fuse([first, second]).verdict == "heads"  # (without the places)
+
+
+def test_a_cleet_read_on_the_line_and_left_open_clear_of_it_is_the_spotters() -> None:
+    # Tuning landing 250004#35 (seed 250, fresh in session 21), leaning 42
+    # degrees, 2.6 mm clear of the painted line's inner edge: camera 1 (20
+    # degrees off vertical) outlines it by its silhouette, 0.96 round (its
+    # edge 0.89; the geometry 0.91), reads tails and places it on the line;
+    # camera 2 (27 degrees) leaves it open (edge 0.93, silhouette 0.87; the
+    # geometry 0.87) and places it inside. The pair called it tails (a wrong
+    # point): the coin was on the line, where OPEN_OFF_LINE was not asked.
+    pair = pair_at(250004, 35)
+    first, second = pair.first.observation, pair.second.observation
+    assert pair.first.truth == "edge" and 41 < pair.first.landing.tilt_deg < 42
+    assert (first.verdict, first.zone) == ("tails", Zone.ON_LINE)
+    assert (second.posture, second.zone) == (Posture.INDETERMINATE, Zone.INSIDE), second.reasons
+    assert second.coin_px >= 50
+    one = pair.fused.observation
+    assert one.verdict == "indeterminate" and OPEN_OFF_LINE in one.reasons

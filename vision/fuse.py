@@ -43,10 +43,12 @@ session 17, b-pair):
 - flat when every camera that found it sees it flat, or when one reads a
   face on it flat and the others leave flat or leaning open (the same
   2,000 landings: 46 flat coins, no cleet); but the spotter's when, given
-  where the cameras are, the coin lies clear of the painted line, every
-  camera that leaves it open sees it at least :data:`SMALL_PX` across and
-  one tilted coin explains every outline (:data:`OPEN_OFF_LINE`: session
-  21, tuning seeds 230 and 240: 3 cleets called a face, 2 flat coins);
+  where the cameras are, the cameras agree the coin is in, every camera
+  that leaves it open places it clear of the painted line (inside) and
+  sees it at least :data:`SMALL_PX` across, and one tilted coin explains
+  every outline (:data:`OPEN_OFF_LINE`: session 21, tuning seeds 230 and
+  240: 3 cleets called a face, 2 flat coins; session 23: the camera that
+  reads the face may place it on the line, 250004#35);
   otherwise the spotter's (indeterminate);
 - the face from the most confident camera whose face is decided, and only
   when no other camera reads the other face;
@@ -148,11 +150,11 @@ OPEN_OFF_LINE = (
     " and one tilted coin explains both outlines: flat or leaning?"
 )
 """Why the spotter decides when one camera reads a face on the coin flat,
-every other camera that found it leaves flat or leaning open and sees it
-at least :data:`SMALL_PX` across, the cameras agree it lies clear of the
-painted line (inside) and one coin tilted 20 degrees or more explains
-every camera's outline (:func:`explained`); otherwise such a coin is flat
-(the module docstring). On tuning seeds 230 and 240 (4,000 landings) the
+every other camera that found it leaves flat or leaning open, sees it at
+least :data:`SMALL_PX` across and places it clear of the painted line
+(inside), the cameras agree it is in and one coin tilted 20 degrees or
+more explains every camera's outline (:func:`explained`); otherwise such
+a coin is flat (the module docstring). On tuning seeds 230 and 240 (4,000 landings) the
 class "one reads a face, another leaves it open" held 75 flat coins on the
 line and no cleet (there a flat coin's outline reads a mild oval:
 :data:`MILD_ON_LINE`); off it 3 cleets leaning 31-33 degrees, each called
@@ -160,7 +162,24 @@ a face (230007#12, 230011#67, 240008#51: open views 0.92-0.93 and 56-104
 px, one tilted coin explains both outlines) and 9 flat coins, of which one
 tilted coin explains 3 (one of them seen 36 px across, small). A small
 coin's silhouette in a blurred still is dented (:data:`SMALL_PX`): tuning
-landing 110006#4 (flat, open view 0.90 and 46 px, explained) stays tails."""
+landing 110006#4 (flat, open view 0.90 and 46 px, explained) stays tails.
+
+What is asked of the line is the open views' own zone (session 23): it is
+their oval that says the coin may lean, and on the tape a flat coin's
+outline reads a mild oval (its silver parts match the white), so an open
+view on the line is left to the face read. The camera that reads the face
+may place the coin on the line: tuning landing 250004#35, a cleet leaning
+42 degrees 2.6 mm clear of the line's inner edge, was placed on it by
+camera 1 (outlined by a silhouette 0.96 round, tails read, its centre
+2.7 mm out from the truth) and inside by camera 2 (open, 0.87; the
+geometry 0.87): the pair called it tails. On
+tuning seeds 230, 240 and 250 (6,000 landings) that sent 250004#35 and
+one flat coin to the spotter (240010#90: open 0.92 at 59 px, explained):
+the class "one reads a face, another leaves it open, on the line" held 36,
+40 and 20 landings, of which three flat coins and the cleet had every open
+view inside (two flat coins no tilted coin explains: the face, as
+before). Fresh seeds 290 (2,000) and 300 (1,000): no landing changed
+(bench/RESULTS.md, session 23, b-cleet)."""
 
 
 def explained(found: Sequence[Observation], places: Sequence[Place | None]) -> bool | None:
@@ -209,8 +228,8 @@ def _posture(
     if any(_reads_face(v) for v in found):
         unsure = [v for v in found if v.posture is Posture.INDETERMINATE]
         if (
-            zone is Zone.INSIDE
-            and all(v.coin_px >= SMALL_PX for v in unsure)
+            zone is not None
+            and all(v.zone is Zone.INSIDE and v.coin_px >= SMALL_PX for v in unsure)
             and places is not None
             and explained(found, places)
         ):

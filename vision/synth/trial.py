@@ -253,3 +253,22 @@ def pair_trials(
         obs = fuse([first.observation, second.observation], cameras=cameras)
         took = first.seconds + second.seconds + time.perf_counter() - start
         yield Pair(first, second, replace(first, observation=obs, seconds=took), cameras)
+
+
+def pair_at(rig_seed: int, index: int, *, cleet: float = 0.2, near_line: float = 0.3) -> Pair:
+    """Landing ``index`` (from 0) of :func:`pair_trials` on that rig, as
+    :func:`trial_at` is of :func:`trials`: the landings before it only draw
+    on each camera's stream (:func:`_draws`), nothing is rendered for them."""
+    one = prepared(rig_seed, None, None, False)
+    two = second_camera(one, rig_seed, None, False)
+    cameras = (one.analyser.calibration.camera(), two.analyser.calibration.camera())
+    for _ in range(index):
+        land = Landing.make(one.rng, one.rig.layout, cleet=cleet, near_line=near_line)
+        _draws(one, land)
+        _draws(two, land)
+    land = Landing.make(one.rng, one.rig.layout, cleet=cleet, near_line=near_line)
+    first, second = seen(one, land), seen(two, land)
+    start = time.perf_counter()
+    obs = fuse([first.observation, second.observation], cameras=cameras)
+    took = first.seconds + second.seconds + time.perf_counter() - start
+    return Pair(first, second, replace(first, observation=obs, seconds=took), cameras)
