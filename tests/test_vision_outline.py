@@ -179,17 +179,17 @@ def test_a_leaning_coin_is_searched_for_circles_once_and_no_coin_twice(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     analyser, still, empty, empty_still = _leaning_at_700_800(45.0)
-    # Leaning: an outline from the coarse circle, not round; it is not searched again.
+    # Leaning: an outline at half resolution, not round; it is not searched again.
     scales, obs = _circle_searches(
         monkeypatch, analyser, still, 700.0, 800.0, [], empty, empty_still
     )
-    assert scales == [coinface.HOUGH_SCALE]
+    assert scales == [2]
     assert isinstance(obs, Observation) and obs.posture is Posture.LEANING
-    # Nothing there at the coarse scale: looked at again at full resolution.
+    # Nothing there at half resolution: looked at again at full resolution.
     # (A plain grey still: a textured floor may hold a circle-like patch.)
     blank = replace(empty_still, image=np.full_like(empty_still.image, 128))
     scales, obs = _circle_searches(monkeypatch, analyser, blank, 700.0, 800.0, [], empty, blank)
-    assert scales == [coinface.HOUGH_SCALE, 1]
+    assert scales == [2, 1]
     assert obs is None
 
 

@@ -418,7 +418,7 @@ def _support(g: Smooth, e: Ellipse, n: int = 90) -> float:
 
 
 HOUGH_REACH = 1.15
-"""A landing's circle is searched for (at :data:`HOUGH_SCALE`) this many
+"""A landing's circle is searched for (at half resolution) this many
 diameters each side of the crop's middle, not 1.4: the Hough search checks
 every local maximum of its votes against every edge pixel, so its time grows
 about with the square of the floor's edges read (0.76 -> 0.47 ms on the
@@ -429,25 +429,10 @@ blocks, so the blocks it averages are those of the wider search. A reference
 (at full resolution) is searched for as before."""
 
 
-HOUGH_SCALE = 4
-"""A landing's circle is searched for at a quarter of the crop's resolution
-(a sixteenth of the pixels), where the coin is 24 px across: the search took
-0.85 ms a crop at half resolution (a third of a leaning coin's outline
-finding), 0.3 ms here. Only its centre is kept (see :func:`_circle`)."""
-
-
 def _circle(crop: Image, diameter: float, scale: int) -> Ellipse | None:
     """The circle of about ``diameter`` nearest the middle (Hough), found at
-    1 / ``scale`` of the resolution (the rays refine it; a reference, kept
-    as a circle, is found at full resolution). At a coarse scale only the
-    centre is taken from the search, the size is ``diameter``: the crop is
-    drawn to make a coin that size, and the rays' first, wide round
-    (0.7-1.3 of the guess) reaches every size an outline is kept at
-    (0.8-1.25). The search's own radius is coarser than that: at a quarter
-    of the resolution a coarse pixel is 4 % of a coin's radius, and its
-    error moves how far out the rays reach (tuning rig 200000: a flat coin
-    at a line's corner guessed 102 px across was refined onto the line's
-    edge, 0.83 round; guessed 96, onto its rim)."""
+    1 / ``scale`` of the resolution (2: a quarter of the time; the rays
+    refine it; a reference, kept as a circle, is found at full resolution)."""
     # Only the middle: a circle centred further out than 3/4 of a diameter
     # is not taken as the coin anyway (``analyse._near_middle``).
     h, w = crop.shape[:2]
@@ -477,8 +462,7 @@ def _circle(crop: Image, diameter: float, scale: int) -> Ellipse | None:
     x, y, r = min(found, key=lambda c: math.hypot(c[0] - w / 2, c[1] - h / 2))
     shift = (scale - 1) / 2  # pixel centres of the coarse image
     x, y = x + shift, y + shift
-    size = 2 * r if scale == 1 else diameter
-    return Ellipse(x, y, size, size, 0.0)
+    return Ellipse(x, y, 2 * r, 2 * r, 0.0)
 
 
 def find_outline(
@@ -487,8 +471,8 @@ def find_outline(
     """The coin's outline: a circle (Hough) or the edge contour as the first
     guess, each refined on rays; the one the image supports best. ``flat``:
     the coin is known to lie flat (registration), only circles are tried;
-    ``coarse``: the circle is looked for at a quarter of the resolution (a
-    landing, where the crop is wide and time counts: :data:`HOUGH_SCALE`)."""
+    ``coarse``: the circle is looked for at half the resolution (a landing,
+    where the crop is wide and time counts)."""
     return Outlines(crop, diameter).find(flat=flat, coarse=coarse)
 
 
@@ -530,7 +514,7 @@ class Outlines:
         """As :func:`find_outline`."""
         diameter = self.diameter
         guesses, fits = [], []
-        circle = _circle(self.crop, diameter, HOUGH_SCALE if coarse else 1)
+        circle = _circle(self.crop, diameter, 2 if coarse else 1)
         if circle is not None:
             guesses.append(circle)
             fits.append(refine(self.g, circle))
