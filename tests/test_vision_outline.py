@@ -301,6 +301,34 @@ def test_a_landings_circle_is_searched_for_only_within_its_reach_of_the_middle(
     assert seen and all(abs(max(shape) - coinface.HOUGH_REACH * D) < 1.5 for shape in seen)
 
 
+def test_a_landings_circle_search_reads_one_diameter_each_side_of_the_middle(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Session 23: the search reads 1.0 diameters each side (96 px at half
+    # resolution; 110 at 1.15): a coin up to half a diameter off the middle,
+    # the farthest a landing's circle was found on tuning rigs, has its rim
+    # inside, and one the border cuts (0.55 off) is still found.
+    seen: list[tuple[int, ...]] = []
+    real = cv2.HoughCircles
+
+    def spied(image: np.ndarray, *args: object, **kw: object) -> object:
+        seen.append(image.shape)
+        return real(image, *args, **kw)
+
+    monkeypatch.setattr(cv2, "HoughCircles", spied)
+    rng = np.random.default_rng(32)
+    for trial in range(4):
+        floor = cv2.GaussianBlur(rng.integers(60, 200, (307, 307, 3), dtype=np.uint8), (0, 0), 2)
+        for off in (0.3, 0.45, 0.55):
+            crop = floor.copy()
+            x, y = 153 + off * D * (-1) ** trial, 153 - off * 0.4 * D * (-1) ** (trial // 2)
+            cv2.circle(crop, (round(16 * x), round(16 * y)), 48 * 16, (235, 230, 225), -1, 16, 4)
+            found = coinface._circle(crop, D, 2)
+            assert found is not None
+            assert np.hypot(found.x - x, found.y - y) < 1.6 and abs(found.major - D) < 3
+    assert len(seen) == 12 and all(max(shape) <= 97 for shape in seen)
+
+
 def test_a_solid_coin_long_narrow_change_is_a_sliver_and_nothing_else_is() -> None:
     rng = np.random.default_rng(5)
     grain = cv2.GaussianBlur(rng.normal(0, 6, (154, 154)).astype(np.float32), (0, 0), 3)

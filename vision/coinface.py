@@ -417,16 +417,22 @@ def _support(g: Smooth, e: Ellipse, n: int = 90) -> float:
     return float(median(np.abs(a - b)))
 
 
-HOUGH_REACH = 1.15
+HOUGH_REACH = 1.0
 """A landing's circle is searched for (at half resolution) this many
-diameters each side of the crop's middle, not 1.4: the Hough search checks
-every local maximum of its votes against every edge pixel, so its time grows
-about with the square of the floor's edges read (0.76 -> 0.47 ms on the
-timing scenes). A coin centred up to about half a diameter off the middle
-(95 % of the circles found on tuning rigs 50000-50003 lay within 0.23, the
-farthest 0.50) lies wholly inside. The middle shrinks by whole coarse
-blocks, so the blocks it averages are those of the wider search. A reference
-(at full resolution) is searched for as before."""
+diameters each side of the crop's middle: 1.4 until session 9, 1.15 until
+session 23. The Hough search checks every local maximum of its votes
+against every edge pixel, so its time grows about with the square of the
+floor's edges read (1.4 -> 1.15: 0.76 -> 0.47 ms on the timing scenes;
+1.15 -> 1.0: 0.92 -> 0.69 ms a crop single-threaded, the same circle on
+each of the five). A coin centred up to half a diameter off the middle
+(95 % of the circles found on tuning rigs 50000-50003 lay within 0.23,
+the farthest 0.50) has its rim inside, reaching the border at most, and
+a circle the border cuts is still found (a drawn coin 0.55 diameters
+off: within 1.5 px). Session 23 measured 1.0 against 1.15 on every
+landing of tuning seeds 100 and 130 (``bench/RESULTS.md``). The middle
+shrinks by whole coarse blocks, so the blocks it averages are those of
+the wider search. A reference (at full resolution) is searched for as
+before."""
 
 
 def _circle(crop: Image, diameter: float, scale: int) -> Ellipse | None:
