@@ -274,12 +274,11 @@ def test_a_rim_one_pixel_wide_is_kept_unless_despeckled() -> None:
     assert int(opened[ring > 0].sum()) < 0.1 * int(ring.sum())
 
 
-def test_a_landings_circle_is_searched_for_only_within_its_reach_of_the_middle(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    # The Hough search's time grows with the floor's edges it reads: at half
-    # resolution it reads HOUGH_REACH diameters each side of the middle, and
-    # a coin up to about half a diameter off the middle is found there.
+def _searched(monkeypatch: pytest.MonkeyPatch, seed: int, places: list[tuple[float, float]],
+              within_px: float) -> list[tuple[int, ...]]:  # fmt: skip
+    """The shapes of the images the Hough search read while finding a
+    coin drawn at each of ``places`` (crop pixels) on a fresh blurred floor
+    per place, each found within ``within_px`` of where it was drawn."""
     seen: list[tuple[int, ...]] = []
     real = cv2.HoughCircles
 
@@ -288,16 +287,28 @@ def test_a_landings_circle_is_searched_for_only_within_its_reach_of_the_middle(
         return real(image, *args, **kw)
 
     monkeypatch.setattr(cv2, "HoughCircles", spied)
-    rng = np.random.default_rng(31)
-    for trial in range(4):
-        floor = cv2.GaussianBlur(rng.integers(60, 200, (307, 307, 3), dtype=np.uint8), (0, 0), 2)
-        for off in (0.0, 0.2, 0.4):
-            crop = floor.copy()
-            x, y = 153 + off * D * (-1) ** trial, 153 + off * 0.4 * D
-            cv2.circle(crop, (round(16 * x), round(16 * y)), 48 * 16, (235, 230, 225), -1, 16, 4)
-            found = coinface._circle(crop, D, 2)
-            assert found is not None
-            assert np.hypot(found.x - x, found.y - y) < 1.5 and abs(found.major - D) < 3
+    rng = np.random.default_rng(seed)
+    for n, (x, y) in enumerate(places):
+        if n % 3 == 0:  # a new floor every three coins, as the tests drew them
+            noise = rng.integers(60, 200, (307, 307, 3), dtype=np.uint8)
+            floor = cv2.GaussianBlur(noise, (0, 0), 2)
+        crop = floor.copy()
+        cv2.circle(crop, (round(16 * x), round(16 * y)), 48 * 16, (235, 230, 225), -1, 16, 4)
+        found = coinface._circle(crop, D, 2)
+        assert found is not None
+        assert np.hypot(found.x - x, found.y - y) < within_px and abs(found.major - D) < 3
+    return seen
+
+
+def test_a_landings_circle_is_searched_for_only_within_its_reach_of_the_middle(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The Hough search's time grows with the floor's edges it reads: at half
+    # resolution it reads HOUGH_REACH diameters each side of the middle, and
+    # a coin up to about half a diameter off the middle is found there.
+    places = [(153 + off * D * (-1) ** trial, 153 + off * 0.4 * D)
+              for trial in range(4) for off in (0.0, 0.2, 0.4)]  # fmt: skip
+    seen = _searched(monkeypatch, 31, places, 1.5)
     assert seen and all(abs(max(shape) - coinface.HOUGH_REACH * D) < 1.5 for shape in seen)
 
 
@@ -308,24 +319,9 @@ def test_a_landings_circle_search_reads_one_diameter_each_side_of_the_middle(
     # resolution; 110 at 1.15): a coin up to half a diameter off the middle,
     # the farthest a landing's circle was found on tuning rigs, has its rim
     # inside, and one the border cuts (0.55 off) is still found.
-    seen: list[tuple[int, ...]] = []
-    real = cv2.HoughCircles
-
-    def spied(image: np.ndarray, *args: object, **kw: object) -> object:
-        seen.append(image.shape)
-        return real(image, *args, **kw)
-
-    monkeypatch.setattr(cv2, "HoughCircles", spied)
-    rng = np.random.default_rng(32)
-    for trial in range(4):
-        floor = cv2.GaussianBlur(rng.integers(60, 200, (307, 307, 3), dtype=np.uint8), (0, 0), 2)
-        for off in (0.3, 0.45, 0.55):
-            crop = floor.copy()
-            x, y = 153 + off * D * (-1) ** trial, 153 - off * 0.4 * D * (-1) ** (trial // 2)
-            cv2.circle(crop, (round(16 * x), round(16 * y)), 48 * 16, (235, 230, 225), -1, 16, 4)
-            found = coinface._circle(crop, D, 2)
-            assert found is not None
-            assert np.hypot(found.x - x, found.y - y) < 1.6 and abs(found.major - D) < 3
+    places = [(153 + off * D * (-1) ** trial, 153 - off * 0.4 * D * (-1) ** (trial // 2))
+              for trial in range(4) for off in (0.3, 0.45, 0.55)]  # fmt: skip
+    seen = _searched(monkeypatch, 32, places, 1.6)
     assert len(seen) == 12 and all(max(shape) <= 97 for shape in seen)
 
 
