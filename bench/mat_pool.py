@@ -23,7 +23,7 @@ import os
 import pickle
 import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from multiprocessing.reduction import ForkingPickler
 
 import numpy as np
@@ -40,6 +40,16 @@ from vision.mat.winks import Found
 from vision.model import Frame
 
 Times = dict[str, list[float]]
+
+
+def _frames(frames: int, first: int) -> Iterator[tuple[int, Frame, MatAnalyser, closer.Still]]:
+    """Each seed's frame, an analyser calibrated on it and its still, as
+    ``bench.mat`` makes them."""
+    for seed in range(first, first + frames):
+        rig = MatRig.make(seed=seed)
+        scene = random_scene(np.random.default_rng(seed))
+        frame = render(rig, scene, seed=seed)
+        yield seed, frame, MatAnalyser(calibrate_mat(frame)), _still(rig, scene, seed)
 
 
 def _timed(analyser: MatAnalyser, frame: Frame, look: closer.Still,
@@ -60,12 +70,7 @@ def against_serial(frames: int, first: int, pool: CropPool) -> Times:
     keys = ("pool wall", "pool cpu", "pool main cpu", "serial wall", "serial cpu")
     out: Times = {k: [] for k in keys}
     pool.start()
-    for seed in range(first, first + frames):
-        rig = MatRig.make(seed=seed)
-        scene = random_scene(np.random.default_rng(seed))
-        frame = render(rig, scene, seed=seed)
-        analyser = MatAnalyser(calibrate_mat(frame))
-        look = _still(rig, scene, seed)
+    for seed, frame, analyser, look in _frames(frames, first):
         turns = [("pool", pool), ("serial", None)]
         for name, p in turns if seed % 2 == 0 else turns[::-1]:
             _timed(analyser, frame, look, p)  # warm (and the still's crops rendered)
@@ -96,12 +101,7 @@ def handover(frames: int, first: int) -> None:
     costs (as the executor pickles them; the least of 3), against reading
     them."""
     costs, sizes, reads = [], [], []
-    for seed in range(first, first + frames):
-        rig = MatRig.make(seed=seed)
-        scene = random_scene(np.random.default_rng(seed))
-        frame = render(rig, scene, seed=seed)
-        analyser = MatAnalyser(calibrate_mat(frame))
-        look = _still(rig, scene, seed)
+    for _, frame, analyser, look in _frames(frames, first):
         analyser.pool = kept = _Kept()
         analyser.analyse(frame, look)
         for crop in kept.crops:
