@@ -220,6 +220,10 @@ def seen(ready: Prepared, land: Landing) -> Trial:
     return Trial(land, land.truth(rig.layout), clearance, obs, took, analyser.calibration.rms_mm)
 
 
+CameraPlaces = tuple[tuple[float, float, float] | None, tuple[float, float, float] | None]
+"""Where each of two cameras' calibrations puts it (None: not found)."""
+
+
 class Pair(NamedTuple):
     """One landing seen by two cameras: each camera's trial and the fused one
     (its ``seconds`` both analyses and the fuse, one after the other)."""
@@ -227,7 +231,7 @@ class Pair(NamedTuple):
     first: Trial
     second: Trial
     fused: Trial
-    cameras: tuple[tuple[float, float, float] | None, tuple[float, float, float] | None]
+    cameras: CameraPlaces
     """Where each camera's calibration puts it (what a live table knows)."""
 
 
@@ -248,11 +252,7 @@ def pair_trials(
     cameras = (one.analyser.calibration.camera(), two.analyser.calibration.camera())
     for _ in range(count):
         land = Landing.make(one.rng, one.rig.layout, cleet=cleet, near_line=near_line)
-        first, second = seen(one, land), seen(two, land)
-        start = time.perf_counter()
-        obs = fuse([first.observation, second.observation], cameras=cameras)
-        took = first.seconds + second.seconds + time.perf_counter() - start
-        yield Pair(first, second, replace(first, observation=obs, seconds=took), cameras)
+        yield _pair(one, two, land, cameras)
 
 
 def pair_at(rig_seed: int, index: int, *, cleet: float = 0.2, near_line: float = 0.3) -> Pair:
@@ -267,6 +267,12 @@ def pair_at(rig_seed: int, index: int, *, cleet: float = 0.2, near_line: float =
         _draws(one, land)
         _draws(two, land)
     land = Landing.make(one.rng, one.rig.layout, cleet=cleet, near_line=near_line)
+    return _pair(one, two, land, cameras)
+
+
+def _pair(one: Prepared, two: Prepared, land: Landing, cameras: CameraPlaces) -> Pair:
+    """``land`` seen by both cameras and fused (the fused trial's time: both
+    analyses and the fusing)."""
     first, second = seen(one, land), seen(two, land)
     start = time.perf_counter()
     obs = fuse([first.observation, second.observation], cameras=cameras)
