@@ -11,7 +11,6 @@ from vision.fuse import (
     MILD_ON_LINE,
     NO_ONE_COIN,
     OPEN_OFF_LINE,
-    OPEN_OVAL,
     SMALL_PX,
     explained,
     fuse,
@@ -305,55 +304,3 @@ def test_an_open_view_clear_of_the_line_is_asked_when_the_face_read_is_on_it() -
     # The open view on the line too: its outline may be the tape's dent.
     on_line = replace(OPEN_2, zone=Zone.ON_LINE)
     assert fuse([TAILS_1, on_line], cameras=PLACES_250004).verdict == "tails"
-
-
-# Tuning landing 310016#16 (a cleet leaning 58 degrees on the painted line,
-# called tails by the pair): camera 1's edge is round (0.95) but its
-# silhouette 0.36, and a face reads inside the edge, so it leaves flat or
-# leaning open with the silhouette as its outline; camera 2 reads tails on
-# it flat, 0.96 round.
-OPEN_310016 = replace(
-    FLAT,
-    face=CoinFace.INDETERMINATE,
-    posture=Posture.INDETERMINATE,
-    zone=Zone.ON_LINE,
-    confidence=0.0,
-    x_mm=529.5,
-    y_mm=55.4,
-    axis_ratio=0.361,
-    axis_deg=165.9,
-    coin_px=97.6,
-    reasons=("edge 0.95, silhouette 0.36: flat or leaning?",),
-)
-TAILS_310016 = replace(
-    FLAT,
-    zone=Zone.ON_LINE,
-    confidence=0.180,
-    x_mm=530.0,
-    y_mm=59.1,
-    axis_ratio=0.959,
-    axis_deg=132.5,
-    coin_px=94.1,
-)
-PLACES_310016 = [(1018.7, 604.6, 2333.1), (460.1, 906.1, 2554.4)]
-
-
-def test_an_open_view_more_oval_than_a_flat_coin_is_a_cleet_against_a_face_read() -> None:
-    for views, places in (
-        ([OPEN_310016, TAILS_310016], PLACES_310016),
-        ([TAILS_310016, OPEN_310016], PLACES_310016[::-1]),
-    ):
-        for cameras in (places, None):
-            one = fuse(views, cameras=cameras)
-            assert one.verdict == "edge", one.reasons
-            assert OPEN_OVAL in one.reasons
-            assert one.axis_ratio == OPEN_310016.axis_ratio  # (the evidence: the oval view)
-    # 0.7 and rounder: a flat coin's dented or cut silhouette (0.74-0.92);
-    # under SMALL_PX: a small coin's dented one. The face read, as before.
-    for open_view in (
-        replace(OPEN_310016, axis_ratio=0.75),
-        replace(OPEN_310016, coin_px=SMALL_PX - 1),
-    ):
-        one = fuse([open_view, TAILS_310016], cameras=PLACES_310016)
-        assert one.verdict == "tails", one.reasons
-        assert OPEN_OVAL not in one.reasons

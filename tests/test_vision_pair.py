@@ -12,7 +12,7 @@ import pytest
 
 cv2 = pytest.importorskip("cv2")
 
-from vision.fuse import NO_ONE_COIN, OPEN_OFF_LINE, OPEN_OVAL, fuse  # noqa: E402
+from vision.fuse import NO_ONE_COIN, OPEN_OFF_LINE, fuse  # noqa: E402
 from vision.model import Posture, Zone  # noqa: E402
 from vision.synth.scene import Landing  # noqa: E402
 from vision.synth.trial import (  # noqa: E402
@@ -187,20 +187,3 @@ def test_a_cleet_read_on_the_line_and_left_open_clear_of_it_is_the_spotters() ->
     assert second.coin_px >= 50
     one = pair.fused.observation
     assert one.verdict == "indeterminate" and OPEN_OFF_LINE in one.reasons
-
-
-def test_a_cleet_one_camera_leaves_open_as_a_narrow_oval_is_a_cleet() -> None:
-    # Tuning landing 310016#16 (seed 310, session 24), leaning 58 degrees on
-    # the painted line: camera 1 (18 degrees off vertical) finds a round
-    # edge (0.95) with a face reading inside it but a silhouette 0.36 round,
-    # more oval than any flat coin's, so leaves flat or leaning open; camera
-    # 2 (19 degrees) reads tails on it flat, 0.96 round. The pair called it
-    # tails (a wrong point).
-    pair = pair_at(310016, 16)
-    first, second = pair.first.observation, pair.second.observation
-    assert pair.first.truth == "edge" and 57 < pair.first.landing.tilt_deg < 59
-    assert first.posture is Posture.INDETERMINATE, first.reasons
-    assert first.axis_ratio is not None and first.axis_ratio < 0.7 and first.coin_px >= 50
-    assert second.verdict == "tails"
-    one = pair.fused.observation
-    assert one.verdict == "edge" and OPEN_OVAL in one.reasons

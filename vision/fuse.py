@@ -15,9 +15,7 @@ session 17, b-pair):
 
 - not found by any camera: not found, every camera's reasons kept;
 - leaning as soon as one camera sees the coin leaning (a cleet is a retake,
-  2.7.4; a cleet called a face is a wrong point), or leaves flat or leaning
-  open with an outline more oval than any flat coin's (:data:`OPEN_OVAL`:
-  session 24), unless another camera
+  2.7.4; a cleet called a face is a wrong point), unless another camera
   reads a face on a flat coin and every camera that sees it lean sees it
   smaller than :data:`SMALL_PX` across: then flat or leaning is the
   spotter's. A small coin's silhouette in a blurred still is dented where
@@ -84,7 +82,6 @@ __all__ = [
     "MILD_ON_LINE",
     "NO_ONE_COIN",
     "OPEN_OFF_LINE",
-    "OPEN_OVAL",
     "SMALL_PX",
     "explained",
     "fuse",
@@ -185,23 +182,6 @@ before). Fresh seeds 290 (2,000) and 300 (1,000): no landing changed
 (bench/RESULTS.md, session 23, b-cleet)."""
 
 
-OPEN_OVAL = "flat or leaning left open, but an outline more oval than a flat coin's: leaning"
-"""What a view says that leaves flat or leaning open while its outline (the
-analysis's: its silhouette, where the edge and the silhouette disagree) is
-more oval than :data:`CLEAR_OVAL`'s lower end, 0.7, at least
-:data:`SMALL_PX` across: the fuse counts it as seeing the coin lean. A flat
-coin's outline, dented where the floor matches it or cut short by a line,
-reads 0.74-0.92 (docs/vision.md); a camera's analysis leaves such a coin
-open only because a face reads inside its round edge, which a coin leaning
-towards that camera's view also allows (``Analyser._no_face_inside``).
-Tuning seeds 310 and 320 (4,000 landings, both cameras): 6 views left open
-below 0.7, every one a cleet's (0.36-0.65, 57-116 px), the flat coins'
-open views 0.71 (33 px) and up; one of the 6, 310016#16 (leaning 58
-degrees, silhouette 0.36 at 98 px to camera 1, tails read flat and 0.96
-round by camera 2, on the line) was called tails by the pair, now a cleet
-(bench/RESULTS.md, session 24, b-fresh)."""
-
-
 def explained(found: Sequence[Observation], places: Sequence[Place | None]) -> bool | None:
     """Whether one tilted coin explains every camera's outline (its axis
     ratio and direction, and where that camera is: :func:`vision.tilt.one_coin`),
@@ -220,28 +200,13 @@ def explained(found: Sequence[Observation], places: Sequence[Place | None]) -> b
     return one_coin(outlines, x, y, round_slack=ROUND_SLACK)
 
 
-def _leans(v: Observation) -> bool:
-    """Whether a camera's view says the coin leans: it saw it leaning, or
-    it left flat or leaning open with an outline more oval than any flat
-    coin's (below :data:`CLEAR_OVAL`'s lower end, 0.7) and at least
-    :data:`SMALL_PX` across (:data:`OPEN_OVAL`)."""
-    if v.posture is Posture.LEANING:
-        return True
-    return (
-        v.posture is Posture.INDETERMINATE
-        and v.axis_ratio is not None
-        and v.axis_ratio < CLEAR_OVAL[0]
-        and v.coin_px >= SMALL_PX
-    )
-
-
 def _posture(
     found: Sequence[Observation], zone: Zone | None, places: Sequence[Place | None] | None = None
 ) -> tuple[Posture, str | None]:
     """Flat, leaning or the spotter's (with why), from the cameras that
     found the coin, the zone they agree on (:func:`_zone`) and where they
     are (the rule in the module's docstring)."""
-    leaning = [v for v in found if _leans(v)]
+    leaning = [v for v in found if v.posture is Posture.LEANING]
     if leaning:
         if not any(_reads_face(v) for v in found):
             return Posture.LEANING, None
@@ -311,9 +276,7 @@ def fuse(
     zone = _zone([v.zone for v in found])
     posture, doubt = _posture(found, zone, places)
     why = [] if doubt is None else [doubt]
-    leaning = [v for v in found if _leans(v)]
-    if posture is Posture.LEANING and any(v.posture is not Posture.LEANING for v in leaning):
-        why.append(OPEN_OVAL)
+    leaning = [v for v in found if v.posture is Posture.LEANING]
     if zone is None and any(v.zone is not None for v in found):
         why.append("the cameras disagree on in or out: the spotter's call")
     xs = [v.x_mm for v in found if v.x_mm is not None]
