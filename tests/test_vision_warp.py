@@ -62,3 +62,5 @@ def test_a_crop_not_wholly_in_front_of_the_camera_is_warped_as_before() -> None:
     assert np.array_equal(warped(still, m, 80), _plain(still, m, 80))
     grey, affine = still[..., 0].copy(), np.array([[0.9, 0.1, 5.0], [0.0, 1.1, 3.0], [0, 0, 1]])
     assert np.array_equal(warped(grey, affine, 40), _plain(grey, affine, 40))  # (OpenCV's own)
+    deep = still.astype(np.uint16) * 257  # (16-bit: OpenCV's own)
+    assert np.array_equal(warped(deep, affine, 40), _plain(deep, affine, 40))

@@ -42,7 +42,7 @@ def warped(image: Image, m: NDArray[np.float64], n: int) -> Image:
     pixels to ``image``'s (``WARP_INVERSE_MAP``), bilinear, the border
     replicated: the same bytes, a colour image warped as four channels."""
     box = _footprint(m, n, image.shape[1], image.shape[0])
-    if image.ndim != 3 or image.shape[2] != 3 or box is None:
+    if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8 or box is None:
         return np.asarray(cv2.warpPerspective(image, m, (n, n), flags=FLAGS, borderMode=BORDER))
     x0, x1, y0, y1 = box
     # (Zeros elsewhere, never read: a large still's untouched pages cost nothing.)
