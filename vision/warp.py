@@ -22,12 +22,11 @@ True
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
-
-from vision.model import Image
 
 FLAGS = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
 BORDER = cv2.BORDER_REPLICATE
@@ -37,7 +36,7 @@ takes the next pixel, and OpenCV's float sample positions may round a
 little past the double ones computed here."""
 
 
-def warped(image: Image, m: NDArray[np.float64], n: int) -> Image:
+def warped(image: NDArray[Any], m: NDArray[np.float64], n: int) -> NDArray[Any]:
     """``cv2.warpPerspective(image, m, (n, n))`` with ``m`` mapping the crop's
     pixels to ``image``'s (``WARP_INVERSE_MAP``), bilinear, the border
     replicated: the same bytes, a colour image warped as four channels."""
