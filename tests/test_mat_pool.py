@@ -20,7 +20,6 @@ pytest.importorskip("cv2")
 
 from controller.config import ConfigError, describe, load_config
 from controller.games.tiddlywinks.camera import MatCamera
-from vision.mat import analyse as analyse_module
 from vision.mat.analyse import MatAnalyser
 from vision.mat.camera import calibrate_mat
 from vision.mat.closer import Still
@@ -28,7 +27,7 @@ from vision.mat.model import MatObservation
 from vision.mat.pool import CropPool, default_workers
 from vision.mat.render import MatRig, render
 from vision.mat.synth.scene import MatScene, TrueWink, random_scene
-from vision.mat.winks import Found, Picture
+from vision.mat.winks import Found, Picture, find_winks
 from vision.model import Frame
 from vision.settings import CameraSettings, SourceKind
 
@@ -151,7 +150,6 @@ def test_a_worker_killed_while_it_holds_the_pot_view_costs_no_frame(
     analyser, frame, still = _frame(5, PILES)
     serial = analyser.analyse(frame, still)
     others = set(multiprocessing.active_children())
-    find_winks = analyse_module.find_winks
 
     def killing(picture: Picture) -> Found:
         _kill(set(multiprocessing.active_children()) - others)
@@ -160,7 +158,7 @@ def test_a_worker_killed_while_it_holds_the_pot_view_costs_no_frame(
     with CropPool(1) as pool:
         pool.start()
         analyser.pool = pool
-        monkeypatch.setattr(analyse_module, "find_winks", killing)
+        monkeypatch.setattr("vision.mat.analyse.find_winks", killing)
         with caplog.at_level(logging.WARNING, logger="vision.mat.pool"):
             assert analyser.analyse(frame, still) == serial
         assert pool.failures == 1 and caplog.text.count("mat crop pool broke") == 1
