@@ -4,10 +4,12 @@ frame, and the mat camera's ``crop_workers`` key."""
 
 from __future__ import annotations
 
+import functools
 import logging
 import multiprocessing
 import os
 import signal
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -25,6 +27,7 @@ from vision.mat.model import MatObservation
 from vision.mat.pool import CropPool, default_workers
 from vision.mat.render import MatRig, render
 from vision.mat.synth.scene import MatScene, TrueWink, random_scene
+from vision.mat.winks import Found, Picture, find_winks
 from vision.model import Frame
 from vision.settings import CameraSettings, SourceKind
 
@@ -112,6 +115,72 @@ def test_a_dead_worker_costs_no_frame(caplog: pytest.LogCaptureFixture) -> None:
         handed = pool.handed
         assert analyser.analyse(frame, still) == serial
         assert pool.handed > handed and pool.failures == 1
+
+
+def _kill(workers: set[multiprocessing.process.BaseProcess]) -> None:
+    for p in workers:
+        assert p.pid is not None
+        os.kill(p.pid, signal.SIGKILL)
+        p.join(5)
+
+
+def test_the_pot_view_is_read_by_a_worker_the_same_field_for_field(pool: CropPool) -> None:
+    # tuning frames with potted winks (5 and 2 in the pot), and a pile of two
+    # beside the pot's winks: one crop, read here, so only the view is handed
+    one = MatScene((TrueWink("b1", 100.0, 50.0), TrueWink("r3", 108.0, 58.0, level=1),
+                    TrueWink("g1", 0.0, 0.0, potted=True),
+                    TrueWink("y3", 4.0, 3.0, level=1, potted=True)))  # fmt: skip
+    cases = [(s, random_scene(np.random.default_rng(s))) for s in (40005, 40012)] + [(5, one)]
+    for seed, scene in cases:
+        jobs, handed = pool.jobs, pool.handed
+        serial, pooled = _both(seed, scene, pool)
+        assert serial.pot is not None and sum(serial.pot.potted.values()) >= 1, seed
+        assert serial.pot.areas and any(serial.pot.areas.values())
+        assert pooled.pot == serial.pot and pooled == serial, seed
+        assert pool.jobs == jobs + 1  # the view, read by a worker
+    assert pool.handed == handed and pool.failures == 0  # the last frame's one crop: read here
+
+
+def test_a_worker_killed_while_it_holds_the_pot_view_costs_no_frame(
+    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The worker dies after the view is handed to it, while the frame's
+    process reads the video: the view (and the crops) read here, the same
+    observation, one failure logged once; the next frame has a new pool."""
+    analyser, frame, still = _frame(5, PILES)
+    serial = analyser.analyse(frame, still)
+    others = set(multiprocessing.active_children())
+
+    def killing(picture: Picture) -> Found:
+        _kill(set(multiprocessing.active_children()) - others)
+        return find_winks(picture)
+
+    with CropPool(1) as pool:
+        pool.start()
+        analyser.pool = pool
+        monkeypatch.setattr("vision.mat.analyse.find_winks", killing)
+        with caplog.at_level(logging.WARNING, logger="vision.mat.pool"):
+            assert analyser.analyse(frame, still) == serial
+        assert pool.failures == 1 and caplog.text.count("mat crop pool broke") == 1
+        monkeypatch.undo()
+        assert analyser.analyse(frame, still) == serial
+        assert pool.jobs == 1 and pool.handed > 0 and pool.failures == 1
+
+
+def test_work_whose_worker_dies_is_done_here(caplog: pytest.LogCaptureFixture) -> None:
+    others = set(multiprocessing.active_children())
+    with CropPool(1) as pool:
+        pool.start()
+        handed = pool.hand(functools.partial(time.sleep, 0.5))  # the worker busy with it
+        time.sleep(0.1)
+        _kill(set(multiprocessing.active_children()) - others)
+        with caplog.at_level(logging.WARNING, logger="vision.mat.pool"):
+            t0 = time.perf_counter()
+            assert pool.collect(handed) is None
+            assert time.perf_counter() - t0 >= 0.5  # done here
+        assert pool.failures == 1 and "mat crop pool broke" in caplog.text and pool.jobs == 0
+        assert pool.collect(pool.hand(functools.partial(divmod, 7, 2))) == (3, 1)
+        assert pool.jobs == 1 and pool.failures == 1  # a new pool took it
 
 
 def test_no_workers_reads_every_crop_here() -> None:

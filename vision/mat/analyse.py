@@ -12,12 +12,12 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
-from numpy.typing import NDArray
 
 from controller.games.tiddlywinks.geometry import COLOURS, Colour, MatSpec, Place, Wink
 from controller.games.tiddlywinks.geometry import in_field as geo_in_field
@@ -29,20 +29,20 @@ from vision.mat.closer import Still
 from vision.mat.layout import WINK_THICKNESS_MM, MatLayout
 from vision.mat.model import MatObservation, PotView, SeenWink
 from vision.mat.pot import (
-    VIDEO_PATCH_MM,
+    OpeningCrop,
     Pot,
     find_pot,
     near,
     opening_box,
     polygon_mask,
     pot_mask,
-    potted_and_areas,
+    read_opening,
 )
 from vision.mat.winks import Fit, Found, Picture, find_winks
 from vision.model import Frame
 
 if TYPE_CHECKING:
-    from vision.mat.pool import CropPool
+    from vision.mat.pool import CropPool, Handed
 
 STILL_SCALE = 3.6
 """A full-resolution still's pixels per video pixel (the Pi Camera Module
@@ -77,13 +77,16 @@ class MatAnalyser:
         image = frame.image
         grey = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.uint8)
         pot = find_pot(grey, self.cal, spec)
+        handed = self._hand_pot_view(frame, still, pot)  # read by a worker meanwhile
         blocked = pot_mask(self.cal, pot, spec) if pot else np.zeros_like(grey)
         found = find_winks(Picture(image, self.cal, self.region, blocked, self.r_small_px,
                                    reread=still is None, grey=grey))  # fmt: skip
         if still is not None:
             found = closer.look(found, still, self.cal, pot, spec, self.still_scale, self.pool)
         pot_view = None
-        if pot is not None:
+        if handed is not None and self.pool is not None:
+            pot_view = self.pool.collect(handed)
+        elif pot is not None:
             pot_view = self.pot_view(frame, still, pot)
         px, py = near(pot, spec)
         here = replace(spec, pot_x_mm=px, pot_y_mm=py)  # once a frame, not once a wink
@@ -102,30 +105,37 @@ class MatAnalyser:
         opening: the still's when there is one and it holds the opening
         (about four times the video's pixels per mm), else the video
         frame's; no winks and no areas when neither holds it."""
-        spec = self.layout.spec
         crop = self._opening(frame, still, pot)
         if crop is None:
             return PotView(pot.x, pot.y, pot.rim, dict.fromkeys(COLOURS, 0))
-        image, cal, in_still = crop
-        counts, areas = (potted_and_areas(image, cal, pot, spec) if in_still
-                         else potted_and_areas(image, cal, pot, spec, VIDEO_PATCH_MM,
-                                               edges=False))  # fmt: skip
-        return PotView(pot.x, pot.y, pot.rim, counts, areas)
+        return read_opening(crop)
 
-    def _opening(self, frame: Frame, still: Still | None, pot: Pot
-                 ) -> tuple[NDArray[np.uint8], MatCalibration, bool] | None:  # fmt: skip
-        """The crop round the pot's opening, its calibration and whether it
-        is the still's."""
+    def _hand_pot_view(self, frame: Frame, still: Still | None, pot: Pot | None
+                       ) -> Handed[PotView] | None:  # fmt: skip
+        """The pot's view (:meth:`pot_view`) handed to the pool's workers,
+        to be read while this process reads the video (it needs the pot,
+        not the winks); None: there is no pool (or it reads everything
+        here), no pot, or no crop to read, and :meth:`pot_view` is read
+        here after the winks, as with no pool."""
+        if self.pool is None or self.pool.serial or pot is None:
+            return None
+        crop = self._opening(frame, still, pot)
+        return None if crop is None else self.pool.hand(functools.partial(read_opening, crop))
+
+    def _opening(self, frame: Frame, still: Still | None, pot: Pot) -> OpeningCrop | None:
+        """The crop round the pot's opening, the still's if it holds it."""
         spec = self.layout.spec
         if still is not None:
             box = opening_box(self.cal, pot, spec, self.still_scale)
             if box is not None:
-                return still(box).image, self.cal.crop(self.still_scale, box), True
+                image = still(box).image
+                return OpeningCrop(image, self.cal.crop(self.still_scale, box), pot, spec, True)
         box = opening_box(self.cal, pot, spec)
         if box is None:
             return None
         x0, y0, w, h = box
-        return frame.image[y0 : y0 + h, x0 : x0 + w], self.cal.crop(1.0, box), False
+        image = frame.image[y0 : y0 + h, x0 : x0 + w]
+        return OpeningCrop(image, self.cal.crop(1.0, box), pot, spec, False)
 
     def _seen(self, i: int, f: Fit, found: Found, here: MatSpec, covered: bool) -> SeenWink:
         """Fit ``i`` as seen: ``here`` is the mat with the pot where it was

@@ -6,7 +6,11 @@ first round are independent of one another. A :class:`CropPool` hands them
 to worker processes (``concurrent.futures``; threads would not help: the
 GIL holds through the small numpy calls a crop is made of) while the
 frame's own process reads crops too, from the cheap end of the list: the
-same function on the same pickled inputs, so the same readings.
+same function on the same pickled inputs, so the same readings. Other work
+that pickles can be handed over too (:meth:`CropPool.hand`): the analysis
+hands the pot's view to a worker as soon as the pot is found, and the
+worker reads it while the frame's process reads the video's winks, when
+the workers would be idle.
 
 >>> from vision.mat.render import MatRig, render
 >>> from vision.mat.synth.scene import MatScene, TrueWink
@@ -27,23 +31,27 @@ True
 Workers are started by ``forkserver``: from a fresh single-threaded server
 process that has imported the analysis once, never by forking the service,
 whose MQTT and GPIO threads may hold locks a forked child would inherit
-held. A worker that dies loses no frame: its crops are read here, the pool
-is started afresh for the next frame (after :data:`MAX_FAILURES`, never
-again: every crop is read here), and the log says so.
+held. A worker that dies loses no frame: its crops (and the pot's view)
+are read here, the pool is started afresh for the next frame (after
+:data:`MAX_FAILURES`, never again: everything is read here), and the log
+says so.
 """
 
 from __future__ import annotations
 
+import functools
 import logging
 import multiprocessing
 import os
 import threading
 import time
 from collections import deque
-from collections.abc import Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from collections.abc import Callable, Sequence
+from concurrent.futures import CancelledError, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
 from types import TracebackType
+from typing import Generic, TypeVar
 
 from vision.mat.closer import Crop, read
 from vision.mat.winks import Found
@@ -122,9 +130,30 @@ class _Round:
 
 def _read_timed(crop: Crop) -> tuple[Found, float]:
     """A worker's reading of ``crop`` and the CPU time it took, s."""
+    return _timed(functools.partial(read, crop))
+
+
+R = TypeVar("R")
+
+
+def _timed(work: Callable[[], R]) -> tuple[R, float]:
+    """What ``work`` gives, done in a worker, and the CPU time it took, s."""
     t0 = time.process_time()
-    found = read(crop)
-    return found, time.process_time() - t0
+    got = work()
+    return got, time.process_time() - t0
+
+
+@dataclass(frozen=True, slots=True)
+class Handed(Generic[R]):
+    """Work handed to a worker (:meth:`CropPool.hand`), for
+    :meth:`CropPool.collect`."""
+
+    work: Callable[[], R]
+    executor: ProcessPoolExecutor | None = None
+    """The pool it was handed to (None: none; done when collected)."""
+    future: Future[tuple[R, float]] | None = None
+    error: BrokenProcessPool | None = None
+    """Why the pool would not take it (it is done when collected)."""
 
 
 def _ready() -> int:
@@ -135,7 +164,7 @@ def _ready() -> int:
 class CropPool:
     """``workers`` processes that read crops beside the frame's own process
     (0: none, every crop read in the frame's process). Started once
-    (:meth:`start`, or at the first frame with two crops or more) and
+    (:meth:`start`, or at the first frame that hands it work) and
     reused; :meth:`close` ends them."""
 
     def __init__(self, workers: int) -> None:
@@ -146,8 +175,10 @@ class CropPool:
         """How many times the pool broke (a worker died) and crops were read here."""
         self.handed = 0
         """How many crops workers have read."""
+        self.jobs = 0
+        """How many other pieces of work (:meth:`hand`) workers have done."""
         self.worker_cpu_s = 0.0
-        """The CPU time workers spent reading them, s (for the benchmarks;
+        """The CPU time workers spent on both, s (for the benchmarks;
         without the hand-over: pickling there, the pipes)."""
         self._executor: ProcessPoolExecutor | None = None
 
@@ -203,6 +234,49 @@ class CropPool:
         finally:
             work.stop()  # a crop that raised here: no more of this frame's to the workers
         return [out[k] for k in range(len(crops))]
+
+    def hand(self, work: Callable[[], R]) -> Handed[R]:
+        """``work`` begun in a worker (it must pickle: a module's function,
+        or a :func:`functools.partial` of one on values that pickle), for
+        :meth:`collect`; meanwhile this process does something else. With
+        no workers, or none that start, it is done here when collected.
+
+        >>> with CropPool(0) as pool:
+        ...     pool.collect(pool.hand(functools.partial(abs, -3)))
+        3
+        """
+        if self.serial:
+            return Handed(work)
+        self.start()
+        executor = self._executor
+        if executor is None:
+            return Handed(work)
+        try:
+            return Handed(work, executor, executor.submit(_timed, work))
+        except BrokenProcessPool as exc:  # a worker died since: dropped when collected
+            return Handed(work, executor, error=exc)
+        except RuntimeError:  # shut down
+            return Handed(work)
+
+    def collect(self, handed: Handed[R]) -> R:
+        """What the work handed (:meth:`hand`) gives: the worker's result,
+        or, if the pool broke (a worker died), the work done here, and the
+        pool dropped (once, whichever of the frame's work finds it broken
+        first: the crops, when read before, find it so and read here too;
+        it is started afresh at the next frame's hand-over)."""
+        error: BaseException | None = handed.error
+        if handed.future is not None:
+            try:
+                got, cpu = handed.future.result()
+            except (OSError, BrokenProcessPool, CancelledError) as exc:
+                error = exc
+            else:
+                self.jobs += 1
+                self.worker_cpu_s += cpu
+                return got
+        if error is not None and handed.executor is self._executor:  # else dropped already
+            self._broken(error)
+        return handed.work()
 
     def _broken(self, exc: BaseException) -> None:
         """A worker died or could not start: drop the pool (a new one is

@@ -16,6 +16,7 @@ from controller.games.tiddlywinks.geometry import COLOURS, Colour, MatSpec
 from vision.mat.camera import MatCalibration
 from vision.mat.fit import fixed_fit, kasa
 from vision.mat.layout import POT_FLOOR_MM, POT_HEIGHT_MM, POT_WALL_MM, WINK_THICKNESS_MM
+from vision.mat.model import PotView
 from vision.mat.segment import Mask, colour_masks, sample
 
 Floats = NDArray[np.float64]
@@ -384,12 +385,39 @@ def _dipped(mask: Mask, contours: Sequence[NDArray[np.int32]], seen: Mask, ppm: 
     return False
 
 
+@dataclass(frozen=True, slots=True)
+class OpeningCrop:
+    """A crop round the pot's opening (:func:`opening_box`) with all that
+    reading it needs (:func:`read_opening`): it pickles, to be read in
+    another process while the frame's own reads the video
+    (:meth:`vision.mat.pool.CropPool.hand`)."""
+
+    image: NDArray[np.uint8]
+    cal: MatCalibration
+    """The crop's calibration."""
+    pot: Pot
+    spec: MatSpec
+    in_still: bool
+    """Whether it is the still's (else the video frame's: coarser, no edges read)."""
+
+
+def read_opening(crop: OpeningCrop) -> PotView:
+    """The pot with its potted winks counted and each colour's area in its
+    opening (:func:`potted_and_areas`)."""
+    pot, spec = crop.pot, crop.spec
+    counts, areas = (potted_and_areas(crop.image, crop.cal, pot, spec) if crop.in_still
+                     else potted_and_areas(crop.image, crop.cal, pot, spec, VIDEO_PATCH_MM,
+                                           edges=False))  # fmt: skip
+    return PotView(pot.x, pot.y, pot.rim, counts, areas)
+
+
 def near(pot: Pot | None, spec: MatSpec) -> tuple[float, float]:
     """The pot's centre: as seen, else where it should be."""
     return (spec.pot_x_mm, spec.pot_y_mm) if pot is None else (pot.x, pot.y)
 
 
 __all__ = [
+    "OpeningCrop",
     "Pot",
     "circle",
     "colour_areas",
@@ -402,4 +430,5 @@ __all__ = [
     "pot_mask",
     "potted",
     "potted_and_areas",
+    "read_opening",
 ]
