@@ -147,7 +147,7 @@ def _piled(pic: Picture, found: EdgeSet, fits: list[Fit], masks: dict[Colour, Ma
     lifted = _lift(pic.cal, found, fits, levels, saved)
     if pic.reread and any(levels):  # read the piles again with each face where its level puts it
         circ = [f.circle(v) for f, v in zip(lifted, levels, strict=True)]
-        on = relations.stack(circ, colours, masks, grey, pic.cal, known)
+        on = relations.kept(on, relations.stack(circ, colours, masks, grey, pic.cal, known), circ)
         again = relations.pile_levels(len(fits), on)
         lifted = lifted if again == levels else _lift(pic.cal, found, fits, again, saved)
         levels = again
