@@ -72,7 +72,7 @@ def test_a_fit_no_video_fit_stands_for_in_a_pile_read_as_a_cycle_is_dropped(
 
 
 # From tuning seed 32756: y6 (16 mm) on y2 (22 mm) on y5 (16 mm), one colour.
-# The still's crop fitted a 22 mm second circle (winks._beyond) 2.55 mm from
+# The still's crop fitted a 22 mm second circle (beyond.second_circles) 2.55 mm from
 # y5's 16 mm fit, just past the still's 2.5 mm for fits of unlike sizes: a
 # false wink under the pile, on which y2 and y6 were read, and y2 upside
 # down on y6.

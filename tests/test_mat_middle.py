@@ -15,7 +15,7 @@ from vision.mat.synth.scene import MatScene, TrueWink, random_scene
 # Tuning seed 40947: y1 on r3 on r1 (r3 16 mm, r1 22 mm). The crop has no
 # candidate of r3's own; r1's rays crossed r3's face and reached 6 points of
 # r3's arc past r1's rim, between r1 and y1: a second circle through them
-# (`winks._beyond`, a 1.4 mm chord, 10 degrees) turned about the arc, 4.0 mm
+# (`beyond.second_circles`, a 1.4 mm chord, 10 degrees) turned about the arc, 4.0 mm
 # towards r1's centre, and stood for r3, so r3's ring on r1 (score 29, 0.1 mm
 # off) was not looked for.
 PILE_40947 = MatScene((

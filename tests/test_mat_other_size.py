@@ -11,7 +11,7 @@ from tests.mat_piles import benched, sizes
 from vision.mat.synth.compare import seen_pairs, true_pairs
 from vision.mat.synth.scene import MatScene, TrueWink
 
-# A 16 mm second circle (winks._beyond) through a 22 mm wink's own arc,
+# A 16 mm second circle (beyond.second_circles) through a 22 mm wink's own arc,
 # beyond another candidate's loose 16 mm fit, 3.0-3.2 mm inside that wink's
 # fit: kept beside it as a false wink lying on it. From tuning seed 80431
 # (b1 under g3 and y1), 80921 (r1 under b1 and y3) and 80960 (r2 under r6

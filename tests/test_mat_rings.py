@@ -31,7 +31,7 @@ def _seen(scene: MatScene, rig_seed: int) -> tuple[list[str], set[tuple[str, str
 
 # From tuning seeds 32282 and 32247: a wink squopped by one of its colour
 # whose rim the upper one reaches past. The still fitted a second circle
-# through the upper wink's arc beyond the lower one (winks._beyond) of the
+# through the upper wink's arc beyond the lower one (beyond.second_circles) of the
 # other size than the lower wink's, near it: taken for the wink the video saw
 # there, the lower wink was not fitted again from its hint, and was lost
 # (32282: r2 22 mm, "a red 16 found 4.3 mm away"; 32247: r4 16 mm taken for

@@ -9,7 +9,7 @@ from vision.mat.synth.compare import seen_pairs, true_pairs
 from vision.mat.synth.scene import MatScene, TrueWink
 
 # From tuning seed 73966: r3 on b3 on b4, all 16 mm. b4's rays ran on past
-# its rim over b3, and the second circle through them (winks._beyond) took
+# its rim over b3, and the second circle through them (beyond.second_circles) took
 # the size that fitted them closer: 22 mm, 2.9 mm off b3's centre, tangent
 # to its arc. That circle's rim, where it leaves b3's disc, shows no edge;
 # read as b3, it put b4 on b3 (a false squop) and left b3 on b4 unseen.

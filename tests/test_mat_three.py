@@ -13,7 +13,7 @@ from vision.mat.synth.scene import MatScene, TrueWink
 
 # From tuning seed 40478: b5 (16 mm) on b3 (16 mm) on b1 (22 mm). The video
 # saw b5 and b1 as one 22 mm circle 5.3 mm off b5. The still's crop fitted
-# b5 by a second circle (winks._beyond, 16 mm, 0.5 mm off, RMS 0.04 mm),
+# b5 by a second circle (beyond.second_circles, 16 mm, 0.5 mm off, RMS 0.04 mm),
 # which gave way to the video's hint refitted at 22 mm (3.9 mm off, RMS
 # 0.37): b3 was read on it, a false squop.
 SMALL_SECOND_CIRCLE = (

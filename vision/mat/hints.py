@@ -37,7 +37,7 @@ def rescue(pic: Picture, es: EdgeSet, fits: list[Fit],
     Such a misfit of the crescent's own candidate, a partial fit of the
     hint's colour over the hint's fit showing less than :data:`SHOWS` of its
     colour, is no wink: it does not hide the hint's fit, and gives way to
-    it. A second circle (:func:`~vision.mat.winks._beyond`) of the other size near the hint
+    it. A second circle (:func:`~vision.mat.beyond.second_circles`) of the other size near the hint
     does not stand for it (it is another wink's arc, or this one's given the
     wrong size), and gives way to the hint's fit if that shows too little of
     its colour with it (:func:`_second`). A voted one does (the second wink
@@ -194,7 +194,7 @@ def _resized(cal: MatCalibration, es: EdgeSet, h: Fit, here: list[Fit]) -> list[
 
 
 def _second(h: Fit, fits: list[Fit], apart_mm: tuple[float, float]) -> list[Fit]:
-    """The second circles (:func:`~vision.mat.winks._beyond`: no candidate of their own) of
+    """The second circles (:func:`~vision.mat.beyond.second_circles`: no candidate of their own) of
     ``h``'s colour but not its size, near enough to stand for it: the size
     a short arc was given (tuning seed 32247: a 22 mm circle through the
     arc of a 16 mm wink squopped by one of its colour, RMS 0.14 mm, where
