@@ -17,11 +17,11 @@ from vision.coinface import (  # noqa: E402
     _support,
     find_outline,
     refine,
-    soft,
 )
 from vision.locate import components  # noqa: E402
 from vision.model import png  # noqa: E402
 from vision.silhouette import LOG8, SAMPLE_FROM, coin_mask  # noqa: E402
+from vision.smooth import Soft, soft  # noqa: E402
 
 
 def test_the_evidence_png_is_stored_with_the_crops_exact_pixels() -> None:
@@ -419,7 +419,7 @@ def test_the_crop_smoothed_where_the_rays_read_is_the_whole_smoothed_crop() -> N
         centre = (float(rng.uniform(0.2, 0.8) * m), float(rng.uniform(0.2, 0.8) * n))
         axes = (float(rng.uniform(20, 100)), float(rng.uniform(15, 100)))
         cv2.ellipse(crop, (centre, axes, float(rng.uniform(0, 180))), (60, 150, 210), -1)
-        whole, lazy = soft(crop), coinface.Soft(crop)
+        whole, lazy = soft(crop), Soft(crop)
         for _ in range(4):
             x, y = (float(v) for v in rng.uniform(-0.2, 1.2, 2) * (m, n))
             if rng.random() < 0.5:

@@ -12,7 +12,7 @@ import pytest
 
 cv2 = pytest.importorskip("cv2")
 
-from vision import coinface, silhouette  # noqa: E402
+from vision import coinface, silhouette, smooth  # noqa: E402
 from vision.analyse import MASK_STEP, STILL_STEP, Analyser, Settings  # noqa: E402
 from vision.calibration import calibrate  # noqa: E402
 from vision.coinface import (  # noqa: E402
@@ -205,7 +205,7 @@ def test_the_edge_contour_is_traced_at_half_resolution(monkeypatch: pytest.Monke
     assert full is not None and half is not None
     for guess in (full, half):
         assert np.hypot(guess.x - 151, guess.y - 148) < 5 and abs(guess.major - 96) < 15
-    g = coinface.soft(crop)
+    g = smooth.soft(crop)
     a, b = coinface.refine(g, full), coinface.refine(g, half)
     assert np.hypot(a.x - b.x, a.y - b.y) < 0.2 and abs(a.ratio - b.ratio) < 0.005
     assert abs(b.ratio - 64 / 96) < 0.03

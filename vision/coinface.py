@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,6 +33,7 @@ from numpy.typing import NDArray
 from vision.locate import grey
 from vision.model import Image
 from vision.ranks import above, median
+from vision.smooth import Smooth, Soft, filtered_part, sampled
 
 POLAR_ANGLES = 180
 POLAR_RADII = 40
@@ -151,88 +151,6 @@ def _radius(e: Ellipse, angles: NDArray[np.float64]) -> NDArray[np.float64]:
     return np.asarray(a * b / np.sqrt((b * np.cos(t)) ** 2 + (a * np.sin(t)) ** 2))
 
 
-def soft(crop: Image) -> NDArray[np.float32]:
-    """The crop in grey, lightly smoothed, as the ray samplers read it."""
-    return np.asarray(cv2.GaussianBlur(grey(crop), (0, 0), 1.0), np.float32)
-
-
-class Soft:
-    """:func:`soft` of a crop, made only where the ray samplers read it (and
-    more as they read further): the rays of a leaning coin's two fits and
-    their support read about a quarter of its 307 px crop, and smoothing
-    the whole crop was 0.15 ms. The values made are :func:`soft`'s bit for
-    bit (OpenCV smooths 8-bit images in exact fixed point; a margin of the
-    kernel's reach round the part kept leaves out the part's own border).
-
-    >>> crop = np.zeros((200, 200, 3), np.uint8)
-    >>> _ = cv2.circle(crop, (100, 100), 40, (200, 200, 200), -1)
-    >>> part = Soft(crop).over(np.array([60.0, 140.0]), np.array([100.0, 100.0]))
-    >>> bool(np.array_equal(part[90:110, 50:150], soft(crop)[90:110, 50:150]))
-    True
-    """
-
-    GROW = 16
-    """Pixels made past what a read needs: the next fit's rays reach a little further."""
-
-    def __init__(self, crop: Image) -> None:
-        self.crop = crop
-        self.image = np.zeros(crop.shape[:2], np.float32)
-        self._made = (0, 0, 0, 0)  # x0, x1, y0, y1 (end exclusive): nothing yet
-
-    def over(self, xs: NDArray[Any], ys: NDArray[Any]) -> NDArray[np.float32]:
-        """The smoothed crop, made at least where bilinear samples at
-        (``xs``, ``ys``) read it (outside the crop: its edge, replicated)."""
-        h, w = self.crop.shape[:2]
-        bounds = (float(xs.min()), float(xs.max()), float(ys.min()), float(ys.max()))
-        if not all(map(math.isfinite, bounds)):  # (a NaN is its array's min and max)
-            return self._make(0, w, 0, h)
-        x0, x1 = _reach(bounds[0], bounds[1], w)
-        y0, y1 = _reach(bounds[2], bounds[3], h)
-        mx0, mx1, my0, my1 = self._made
-        if mx0 <= x0 and x1 <= mx1 and my0 <= y0 and y1 <= my1:
-            return self.image
-        if mx1 > mx0:  # one part, the union: what was made and what is needed
-            x0, x1, y0, y1 = min(x0, mx0), max(x1, mx1), min(y0, my0), max(y1, my1)
-        g = self.GROW
-        return self._make(max(0, x0 - g), min(w, x1 + g), max(0, y0 - g), min(h, y1 + g))
-
-    def _make(self, x0: int, x1: int, y0: int, y1: int) -> NDArray[np.float32]:
-        # (the 8-bit kernel of sigma 1 reaches 3 px)
-        self.image[y0:y1, x0:x1] = _filtered_part(self.crop, (x0, x1, y0, y1), 6, soft)
-        self._made = (x0, x1, y0, y1)
-        return self.image
-
-
-def _filtered_part(
-    image: Image, box: tuple[int, int, int, int], pad: int,
-    fn: Callable[[Image], NDArray[np.float32]],
-) -> NDArray[np.float32]:  # fmt: skip
-    """``fn(image)[y0:y1, x0:x1]`` for ``box`` (x0, x1, y0, y1), from ``fn`` of
-    the box and ``pad`` pixels round it only (as far as the image goes): the
-    same values where ``fn`` reaches less than ``pad`` pixels and treats the
-    image's border as it treats the part's."""
-    x0, x1, y0, y1 = box
-    h, w = image.shape[:2]
-    X0, X1, Y0, Y1 = max(0, x0 - pad), min(w, x1 + pad), max(0, y0 - pad), min(h, y1 + pad)
-    return fn(image[Y0:Y1, X0:X1])[y0 - Y0 : y1 - Y0, x0 - X0 : x1 - X0]
-
-
-def _reach(lo: float, hi: float, size: int) -> tuple[int, int]:
-    """The pixels bilinear samples from ``lo`` to ``hi`` read on an axis
-    ``size`` long (clamped to it, as the border is replicated), as a
-    slice's ends, with a pixel to spare each side."""
-    start = min(max(math.floor(lo) - 1, 0), size - 1)
-    return start, max(min(math.floor(hi) + 3, size), start + 1)
-
-
-Smooth = NDArray[np.float32] | Soft
-"""What the ray samplers read: :func:`soft` of a crop, or a :class:`Soft` that makes it as read."""
-
-
-def _read(g: Smooth, xs: NDArray[np.float32], ys: NDArray[np.float32]) -> NDArray[np.float32]:
-    return g.over(xs, ys) if isinstance(g, Soft) else g
-
-
 SPANS = (np.linspace(0.7, 1.3, 37), np.linspace(0.88, 1.12, 31))
 """The radii :func:`refine` samples, as fractions of the fit's: its first round, then the rest."""
 
@@ -251,7 +169,7 @@ def _rays(n: int) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.
 def refine(g: Smooth, guess: Ellipse, rays: int = 120, rounds: int = 2) -> Ellipse:
     """The outline again, from the outermost strong edge on rays from the
     guessed centre across the guessed outline (sharper than a dilated
-    contour); ``g`` is the crop as :func:`soft` gives it."""
+    contour); ``g`` is the crop as :func:`~vision.smooth.soft` gives it."""
     fit = guess
     angles, cos, sin = _rays(rays)
     every = np.arange(rays)
@@ -264,7 +182,7 @@ def refine(g: Smooth, guess: Ellipse, rays: int = 120, rounds: int = 2) -> Ellip
         ys = fit.y + sin[:, None] * radii
         x32, y32 = xs.astype(np.float32), ys.astype(np.float32)
         samples = cv2.remap(
-            _read(g, x32, y32),
+            sampled(g, x32, y32),
             x32,
             y32,
             cv2.INTER_LINEAR,
@@ -381,7 +299,7 @@ def face_gradient(crop: Image, outline: Ellipse) -> NDArray[np.float32]:
     def smoothed_gradient(part: Image) -> NDArray[np.float32]:
         return gradient(cv2.GaussianBlur(grey(part), (0, 0), sigma).astype(np.float32))
 
-    mag[y0:y1, x0:x1] = _filtered_part(crop, (x0, x1, y0, y1), pad, smoothed_gradient)
+    mag[y0:y1, x0:x1] = filtered_part(crop, (x0, x1, y0, y1), pad, smoothed_gradient)
     return mag
 
 
@@ -412,8 +330,8 @@ def _support(g: Smooth, e: Ellipse, n: int = 90) -> float:
     xi32, yi32 = xi.astype(np.float32)[None], yi.astype(np.float32)[None]
     xo32, yo32 = xo.astype(np.float32)[None], yo.astype(np.float32)[None]
     # (The outer samples first: the inner lie within their reach.)
-    b = cv2.remap(_read(g, xo32, yo32), xo32, yo32, cv2.INTER_LINEAR)
-    a = cv2.remap(_read(g, xi32, yi32), xi32, yi32, cv2.INTER_LINEAR)
+    b = cv2.remap(sampled(g, xo32, yo32), xo32, yo32, cv2.INTER_LINEAR)
+    a = cv2.remap(sampled(g, xi32, yi32), xi32, yi32, cv2.INTER_LINEAR)
     return float(median(np.abs(a - b)))
 
 
@@ -497,7 +415,7 @@ class Outlines:
 
     @property
     def g(self) -> Soft:
-        """The crop as :func:`soft` gives it, made where it is read."""
+        """The crop as :func:`~vision.smooth.soft` gives it, made where it is read."""
         if self._g is None:
             self._g = Soft(self.crop)
         return self._g
