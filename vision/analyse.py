@@ -50,7 +50,6 @@ from vision.rimband import by_band
 from vision.settings import CameraSettings
 from vision.shadow import far_shadow
 from vision.silhouette import changed_sliver, edge_silhouette, segment_outline
-from vision.warp import warped
 
 
 def settings_of(camera: CameraSettings) -> Settings:
@@ -160,7 +159,14 @@ class Analyser:
                 @ scaled(cal.homography, sx, sy)
                 @ to_mm
             )
-            return np.asarray(warped(still.image, m, n), np.uint8)  # (warpPerspective's bytes)
+            out = cv2.warpPerspective(
+                still.image,
+                m,
+                (n, n),
+                flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                borderMode=cv2.BORDER_REPLICATE,
+            )
+            return np.asarray(out, np.uint8)
         gx, gy = np.meshgrid(np.arange(n, dtype=np.float64), np.arange(n, dtype=np.float64))
         floor = np.column_stack([gx.ravel() / ppm + x - half_mm, gy.ravel() / ppm + y - half_mm])
         px = cal.to_pixels(floor, still.full_size) - np.array(still.origin)
