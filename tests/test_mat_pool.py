@@ -4,6 +4,7 @@ frame, and the mat camera's ``crop_workers`` key."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 import multiprocessing
@@ -104,10 +105,7 @@ def test_a_dead_worker_costs_no_frame(caplog: pytest.LogCaptureFixture) -> None:
         pool.start()
         workers = [p for p in multiprocessing.active_children() if p not in others]
         assert len(workers) == 2
-        for p in workers:
-            assert p.pid is not None
-            os.kill(p.pid, signal.SIGKILL)
-            p.join(5)
+        _kill(set(workers))
         analyser.pool = pool
         with caplog.at_level(logging.WARNING, logger="vision.mat.pool"):
             assert analyser.analyse(frame, still) == serial
@@ -118,10 +116,14 @@ def test_a_dead_worker_costs_no_frame(caplog: pytest.LogCaptureFixture) -> None:
 
 
 def _kill(workers: set[multiprocessing.process.BaseProcess]) -> None:
+    """SIGKILL each worker and wait for it. Once one dies the executor ends
+    the others itself, so one may be gone before it is reached."""
     for p in workers:
         assert p.pid is not None
-        os.kill(p.pid, signal.SIGKILL)
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(p.pid, signal.SIGKILL)
         p.join(5)
+        assert not p.is_alive()
 
 
 def test_the_pot_view_is_read_by_a_worker_the_same_field_for_field(pool: CropPool) -> None:
@@ -251,10 +253,7 @@ def test_after_three_broken_pools_every_crop_is_read_here(caplog: pytest.LogCapt
         for n in range(1, 4):
             others = set(multiprocessing.active_children())
             pool.start()
-            for p in set(multiprocessing.active_children()) - others:
-                assert p.pid is not None
-                os.kill(p.pid, signal.SIGKILL)
-                p.join(5)
+            _kill(set(multiprocessing.active_children()) - others)
             with caplog.at_level(logging.WARNING, logger="vision.mat.pool"):
                 assert analyser.analyse(frame, still) == serial
             assert pool.failures == n
