@@ -22,6 +22,17 @@ classify takes the silhouette against the empty still for the rim band
 ``bench.vision --seed 100``'s landing 100019#0 (``RIM_SCENE``: tuning rig
 100019, its first landing, rendered as ``vision.synth.trial.trials`` does).
 
+``--full-frame`` hands the analyser each still as a whole sensor frame
+instead of a window around the coin. The benches' stills are windows (as a
+camera with a region-of-interest readout gives them, and quick to render),
+while the product's sources (Picamera2 stills, V4L2, files) deliver whole
+frames; this shows any cost that grows with the still (session 24 withdrew a
+crop warp that was faster on windows and slower on whole frames). Rendering
+a whole still takes minutes (the timing rig's still camera is 14488 x 8149
+px), so the window is rendered and padded out to the sensor's size with its
+edge pixels (:func:`full_frame`): the coin's pixels are the same, the verdicts
+too, and only the still's size differs (~350 MB a still).
+
 Prints p50 / p95 of all samples per tree and the load average before and after.
 ``--clock cpu`` times each call by the CPU time the process spent on it
 (``time.process_time``: every thread's, OpenCV's workers included) instead of
@@ -44,6 +55,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import cv2
 import numpy as np
 
 if TYPE_CHECKING:
@@ -59,8 +71,11 @@ coin takes the rim band's silhouette (see the module's text)."""
 CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time.process_time}
 
 
-def worker(repeats: int, seed: int, clock: str = "wall") -> dict[str, dict[str, list[float]]]:
-    """Time each scene ``repeats`` times in this process; the samples in seconds."""
+def worker(
+    repeats: int, seed: int, clock: str = "wall", full_frame: bool = False
+) -> dict[str, dict[str, list[float]]]:
+    """Time each scene ``repeats`` times in this process; the samples in seconds.
+    ``full_frame``: the stills are whole sensor frames (:func:`whole`)."""
     from vision.analyse import Analyser, Settings
     from vision.calibration import calibrate
     from vision.synth.art import CoinDesign
@@ -80,16 +95,21 @@ def worker(repeats: int, seed: int, clock: str = "wall") -> dict[str, dict[str, 
         preview = render(rig, design, land, seed=2)
         still = render(rig, design, land, seed=3, still=True, window=window)
         empty_still = render(rig, None, None, seed=4, still=True, window=window)
+        if full_frame:
+            still, empty_still = whole(still), whole(empty_still)
         out[name] = _time_scene(analyser, empty, preview, still, empty_still, repeats, clock)
     name, rig_seed, landing = RIM_SCENE
-    out[name] = _time_scene(*rig_scene(rig_seed, landing), repeats, clock)
+    out[name] = _time_scene(*rig_scene(rig_seed, landing, full_frame), repeats, clock)
     return out
 
 
-def rig_scene(rig_seed: int, landing: int) -> tuple[Analyser, Frame, Frame, Frame, Frame]:
+def rig_scene(
+    rig_seed: int, landing: int, full_frame: bool = False
+) -> tuple[Analyser, Frame, Frame, Frame, Frame]:
     """Landing ``landing`` (0: the first) of ``bench.vision``'s rig ``rig_seed``,
     rendered as :func:`vision.synth.trial.trials` renders it: the analyser,
-    the empty floor's preview, the preview, the still and the empty still."""
+    the empty floor's preview, the preview, the still and the empty still
+    (``full_frame``: as whole sensor frames, :func:`whole`)."""
     from vision.synth.scene import Landing, render, still_window
     from vision.synth.trial import prepared
 
@@ -102,7 +122,22 @@ def rig_scene(rig_seed: int, landing: int) -> tuple[Analyser, Frame, Frame, Fram
     preview = render(rig, design, land, seed=shot)
     still = render(rig, design, land, seed=seed, still=True, window=window)
     empty_still = render(rig, None, None, seed=seed + 1, still=True, window=window)
+    if full_frame:
+        still, empty_still = whole(still), whole(empty_still)
     return analyser, background, preview, still, empty_still
+
+
+def whole(frame: Frame) -> Frame:
+    """A windowed still as the whole sensor frame: the window at its place,
+    the rest its edge pixels repeated (see the module's text)."""
+    from vision.model import Frame
+
+    if frame.sensor is None:
+        return frame
+    (x0, y0), (w, h), (sw, sh) = frame.origin, frame.size, frame.sensor
+    pad = (y0, sh - y0 - h, x0, sw - x0 - w)
+    image = np.asarray(cv2.copyMakeBorder(frame.image, *pad, cv2.BORDER_REPLICATE), np.uint8)
+    return Frame(image, t_ns=frame.t_ns)
 
 
 def _time_scene(
@@ -139,11 +174,11 @@ def _samples(
 
 
 def _run(
-    tree: Path, repeats: int, seed: int, clock: str = "wall"
+    tree: Path, repeats: int, seed: int, clock: str = "wall", full_frame: bool = False
 ) -> dict[str, dict[str, list[float]]]:
     """One worker in ``tree`` (its ``vision`` package first on the path)."""
     cmd = [sys.executable, "-m", "bench.vision_time", "--worker", f"--repeats={repeats}"]
-    cmd += [f"--seed={seed}", f"--clock={clock}"]
+    cmd += [f"--seed={seed}", f"--clock={clock}"] + (["--full-frame"] if full_frame else [])
     done = subprocess.run(cmd, cwd=tree, capture_output=True, text=True, check=True)
     data: dict[str, dict[str, list[float]]] = json.loads(done.stdout.splitlines()[-1])
     return data
@@ -182,21 +217,28 @@ def main() -> None:
         default="wall",
         help="wall clock, or the process's CPU time for a loaded machine (default wall)",
     )
+    parser.add_argument(
+        "--full-frame",
+        action="store_true",
+        help="stills as whole sensor frames (as the product's sources give them), "
+        "not windows around the coin (~350 MB each, slow to render)",
+    )
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
-        print(json.dumps(worker(args.repeats, args.seed, args.clock)))
+        print(json.dumps(worker(args.repeats, args.seed, args.clock, args.full_frame)))
         return
     here = Path(__file__).resolve().parent.parent
     trees = {"this": here}
     if args.against is not None:
         trees = {"other": _other(args.against.resolve()), "this": here}
-    print(f"clock: {args.clock}; load before: {os.getloadavg()}")
+    stills = "whole sensor frames" if args.full_frame else "windows around the coin"
+    print(f"clock: {args.clock}; stills: {stills}; load before: {os.getloadavg()}")
     samples: dict[str, dict[str, dict[str, list[float]]]] = {}
     for r in range(args.rounds):
         order = list(trees.items())
         for name, tree in order if r % 2 == 0 else order[::-1]:
-            got = _run(tree, args.repeats, args.seed, args.clock)
+            got = _run(tree, args.repeats, args.seed, args.clock, args.full_frame)
             for scene, steps in got.items():
                 for step, ts in steps.items():
                     samples.setdefault(name, {}).setdefault(scene, {}).setdefault(step, [])

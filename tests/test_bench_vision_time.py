@@ -10,8 +10,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from bench.vision_time import CLOCKS, RIM_SCENE, _samples, rig_scene
-from vision.model import Posture
+from bench.vision_time import CLOCKS, RIM_SCENE, _samples, rig_scene, whole
+from vision.model import Frame, Posture
 from vision.silhouette import Segmented, segment_outlines
 
 
@@ -50,3 +50,21 @@ def test_the_rim_scene_is_a_flat_coin_whose_classify_takes_the_silhouette(
     seen = analyser._judge(still, float(x), float(y), [], empty, empty_still)
     assert seen is not None and seen.posture is Posture.FLAT
     assert taken == [1]
+    # --full-frame: the same still as the whole sensor frame reads the same.
+    big = analyser._judge(whole(still), float(x), float(y), [], empty, whole(empty_still))
+    assert big is not None and whole(still).size == still.full_size
+    assert (big.face, big.posture) == (seen.face, seen.posture)
+    # (Not bit-equal: OpenCV's warp rounds its sample positions in fixed point
+    # counted from the image's corner, which the window's origin moves.)
+    assert big.coin_px == pytest.approx(seen.coin_px, abs=0.05), (big.coin_px, seen.coin_px)
+
+
+def test_whole_puts_the_window_at_its_place_on_the_sensor() -> None:
+    window = np.arange(4 * 5 * 3, dtype=np.uint8).reshape(4, 5, 3)
+    frame = whole(Frame(window, t_ns=7, origin=(3, 2), sensor=(10, 8)))
+    assert frame.size == (10, 8) and frame.origin == (0, 0) and frame.sensor is None
+    assert (frame.image[2:6, 3:8] == window).all()
+    assert (frame.image[0, 0] == window[0, 0]).all()  # the edge repeated
+    assert (frame.image[7, 9] == window[3, 4]).all()
+    assert frame.t_ns == 7
+    assert whole(frame) is frame  # already whole
