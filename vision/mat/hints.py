@@ -18,7 +18,7 @@ from vision.mat import relations
 from vision.mat.camera import MatCalibration
 from vision.mat.fit import EdgeSet, fixed_all
 from vision.mat.layout import WINK_THICKNESS_MM
-from vision.mat.segment import Candidate, Mask
+from vision.mat.segment import Candidate, Mask, sample
 from vision.mat.voting import held
 
 if TYPE_CHECKING:
@@ -60,7 +60,7 @@ def rescue(pic: Picture, es: EdgeSet, fits: list[Fit],
         resized = _resized(pic.cal, es, h, here)
         if here and not resized:
             continue  # here (a circle of the other size holding it is the same wink)
-        got = resized or _refits(pic, es, h, [f for f in (*fits, *out) if f not in gone])
+        got = resized or _refits(pic, es, h, [f for f in (*fits, *out) if f not in gone], masks)
         best = min(got, key=lambda g: g.rms, default=None)
         if best is None or best.rms > RESCUE_MM:
             continue
@@ -109,7 +109,8 @@ def seeds(pic: Picture, masks: dict[Colour, Mask], cands: list[Candidate]) -> li
     return out
 
 
-def _refits(pic: Picture, es: EdgeSet, h: Fit, fits: list[Fit]) -> list[Fit]:
+def _refits(pic: Picture, es: EdgeSet, h: Fit, fits: list[Fit],
+            masks: dict[Colour, Mask]) -> list[Fit]:  # fmt: skip
     """The hint ``h`` fitted to each candidate of its colour inside it,
     started at its centre, at its size; if none of those fits within the
     picture's ``loose_mm``, at the other size too, those that do (the video
@@ -134,7 +135,7 @@ def _refits(pic: Picture, es: EdgeSet, h: Fit, fits: list[Fit]) -> list[Fit]:
             break
         for k in (k for k, c in enumerate(es.cands) if c.colour is h.colour):
             g = seeded(pic.cal, es, replace(h, row=k, size=size), 0)
-            if g is None or math.hypot(g.x - h.x, g.y - h.y) >= h.size / 4:
+            if g is None or math.hypot(g.x - h.x, g.y - h.y) >= _reach(h):
                 continue
             closer = g.rms <= min(pic.loose_mm, OTHER_SIZE * limit) or (
                 own is not None
@@ -144,9 +145,56 @@ def _refits(pic: Picture, es: EdgeSet, h: Fit, fits: list[Fit]) -> list[Fit]:
             if size == h.size or (closer and not any(
                     f.colour is g.colour and f.size == size
                     and math.hypot(f.x - g.x, f.y - g.y) < pic.apart_mm[0]
-                    for f in fits)):  # fmt: skip
+                    for f in fits) and (size > h.size
+                    or ring_share(masks[g.colour], pic.cal, g, fits) < RING_MAX)):  # fmt: skip
                 out.append(g)
     return out
+
+
+def ring_share(mask: Mask, cal: MatCalibration, g: Fit, fits: list[Fit]) -> float:
+    """The share of the ring round ``g`` (a 16 mm fit) out to a 22 mm
+    wink's rim, 0.5 mm in from both rims and clear of ``fits`` (0.5 mm
+    past theirs), that ``mask`` covers (0: no ring clear of them)."""
+    r0, r1 = 8.5, 10.5
+    xs = np.arange(-r1, r1 + 0.01, 0.5)
+    gx, gy = np.meshgrid(xs + g.x, xs + g.y)
+    grid = np.column_stack([gx.ravel(), gy.ravel()])
+    d = np.hypot(grid[:, 0] - g.x, grid[:, 1] - g.y)
+    keep = (d >= r0) & (d <= r1)
+    for o in fits:
+        keep &= np.hypot(grid[:, 0] - o.x, grid[:, 1] - o.y) > o.size / 2 + 0.5
+    if not keep.any():
+        return 0.0
+    return float(sample(mask, cal.to_pixels(grid[keep], WINK_THICKNESS_MM)).mean()) / 255
+
+
+def _reach(h: Fit) -> float:
+    """How far from the hint ``h`` a refit of it may lie, mm: a quarter of
+    its size, or :data:`WHOLE_OFF_MM` for a wink the video saw whole."""
+    return WHOLE_OFF_MM if h.whole else h.size / 4
+
+
+WHOLE_OFF_MM = 2.0
+"""A refit further than this from a hint the video fitted whole (its whole
+outline, the centre to a few tenths of a millimetre) is a circle through
+other edge points (tuning seed 91259: g2, 22 mm, alone in the dim far
+corner and seen whole; the still's green mask full of holes gave one
+candidate 2.8 px deep, whose rays ended 3-8 mm from the centre: refitted
+4.8 mm off at 22 mm, 2.2 mm off at 16 mm, and read 16 mm). With no refit,
+and no fit of the crop's own there, the video's fit stays."""
+RING_MAX = 0.5
+"""A 16 mm refit of a 22 mm hint is a small wink only where less than this
+share of the ring a 22 mm wink would add round it shows its colour (as
+:data:`SHOWS`: more is the large wink's face). The still's dim, noisy face
+can end rays short of a large wink's rim, and a 16 mm circle through a
+part of them fits them closer (tuning seed 88152: g1, 22 mm, on g3, its
+own refit through 40 of 45 points with RMS 0.28, a 16 mm one 2.7 mm off
+through 12 with 0.15; its ring 0.63 green). Small winks rightly refitted
+so, 40530's b6 and 51842's b5: 0.09-0.11; 61036's g4 on g6 (16 mm each,
+one 22 mm circle in video): 0.35, g6's face (0.3 read g6 22 mm, found,
+but on g3 wrongly: a false squop). Not tuned on: 91819's g2, 22 mm, under
+g5 (16 mm) 3.7 mm off centre, refitted 16 mm through 15 of 32 points and
+missed, 0.55."""
 
 
 def holds(cal: MatCalibration, es: EdgeSet, f: Fit) -> int:
