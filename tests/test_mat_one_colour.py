@@ -2,7 +2,7 @@
 their colour is left open where the whole edges' greys differ by too
 little to be an edge, not read upside down (issue 8, session 25), against
 the renderer's ground truth: piles of three of one colour from tuning
-frames 92384, 92438 and 60296, each rendered alone with its frame's rig
+frames 92384, 92438, 60296 and 42512, each rendered alone with its frame's rig
 and noise."""
 
 from __future__ import annotations
@@ -33,6 +33,10 @@ PILES = {
     ),
     60296: _pile(
         ("b6", -0.6557, 132.7616, 0), ("b1", 9.9420, 144.3273, 1), ("b2", 5.8178, 139.6732, 2)
+    ),
+    # r3 (16 mm) on r2 (22 mm) under r5: 83.8-84.0 against 86.4 grey, 2.8-3.0 %
+    42512: _pile(
+        ("r2", 301.2640, 181.0121, 0), ("r3", 310.6395, 167.0601, 1), ("r5", 302.4641, 175.4654, 2)
     ),
 }
 
