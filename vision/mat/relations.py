@@ -356,7 +356,8 @@ colour read upside down: 92384 (y5 on y2 under y3, 179.8 against 180.4
 grey, 0.3 %), 92438 (y1 on y4 under y3, 158.5 against 160.9, 1.5 %), 60296
 (b6 on b1, 76.0 against 77.2, 1.6 %), 42512 (r2 on r3, 83.8 against 86.4,
 2.8 % and 3.0 % in the two reads: 3 % would leave the second ordered);
-read right: 92839 (4.9 %); 88688 (4.3 %) and 61317 (10 %) as the final reading.
+64887 (g1 on g5, 2.8-3.5 %); read right: 92839 (4.9 %); 88688 (4.3 %) and
+61317 (10 %) as the final reading; 64951 at 2.0 % (now open).
 A bar of 3 standard errors instead (the false reads were at 1.2 to 2.1,
 the right ones at 1.2 to 2.5) also lost 92839's right order."""
 
