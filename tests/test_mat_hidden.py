@@ -10,13 +10,8 @@ from tests.mat_piles import benched
 from vision.mat.synth.compare import seen_pairs, true_pairs
 from vision.mat.synth.scene import MatScene, TrueWink
 
-# Tuning seed 42512: r5 on r3 on r2, all red. r5 (found as a ring on r2)
-# lies over both edges where r2 and r3 cross; compared whole, r5's edge and
-# shadow made r2's arc the darker: r2 on r3.
-PILE_42512 = MatScene((
-    TrueWink("r2", 301.264, 181.0121, 0), TrueWink("r3", 310.6395, 167.0601, 1),
-    TrueWink("r5", 302.4641, 175.4654, 2),
-))  # fmt: skip
+# Tuning seed 42512 (r5 on r3 on r2, all red), read upside down here until
+# session 25, is cured by relations.EDGE_GAP_HIDDEN: test_mat_one_colour.
 
 # Tuning seed 41476: b3 on b4 on b1, all blue; b3 over both edges where b1
 # and b4 cross (b-sliver's trace: b1 on b4 at 5.25 standard errors).
@@ -32,9 +27,10 @@ PILE_41476 = MatScene((
     "hide their edges (session 13, reverted) left these two open but lost 8 right relations "
     "in tuning 43000-43999 (whole edges read right at 5-50 standard errors) for none cured there; "
     "a bar of 2 standard errors for such edges (session 14, reverted) opened 42512 (1.6-1.8) "
-    "but lost 47711 and 47788 in tuning 47200-48399",
+    "but lost 47711 and 47788 in tuning 47200-48399; the whole edges' gap of 4 % of their grey "
+    "(session 25) cured 42512 but not this one, read at 5 standard errors",
 )
-@pytest.mark.parametrize(("scene", "seed"), [(PILE_42512, 42512), (PILE_41476, 41476)])
+@pytest.mark.parametrize(("scene", "seed"), [(PILE_41476, 41476)])
 def test_one_colour_edges_under_a_wink_of_their_colour_on_one_order_nothing(
     scene: MatScene, seed: int
 ) -> None:
