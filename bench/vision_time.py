@@ -50,6 +50,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -174,23 +175,24 @@ def _samples(
 
 
 def _run(
-    tree: Path, repeats: int, seed: int, clock: str = "wall", full_frame: bool = False
+    tree: Path,
+    script: Path,
+    repeats: int,
+    seed: int,
+    clock: str = "wall",
+    full_frame: bool = False,
 ) -> dict[str, dict[str, list[float]]]:
-    """One worker in ``tree`` (its ``vision`` package first on the path)."""
-    cmd = [sys.executable, "-m", "bench.vision_time", "--worker", f"--repeats={repeats}"]
+    """One worker with ``tree``'s ``vision`` package: ``script`` (a copy of
+    this file alone in a scratch folder, so nothing of this tree shadows the
+    other's) run with ``tree`` first on the path. Nothing is written into
+    ``tree``: the bench once copied itself into the tree it was compared
+    against, overwriting that tree's own ``bench/vision_time.py``."""
+    cmd = [sys.executable, str(script), "--worker", f"--repeats={repeats}"]
     cmd += [f"--seed={seed}", f"--clock={clock}"] + (["--full-frame"] if full_frame else [])
-    done = subprocess.run(cmd, cwd=tree, capture_output=True, text=True, check=True)
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    done = subprocess.run(cmd, cwd=tree, env=env, capture_output=True, text=True, check=True)
     data: dict[str, dict[str, list[float]]] = json.loads(done.stdout.splitlines()[-1])
     return data
-
-
-def _other(path: Path) -> Path:
-    """``path`` with this script beside its ``vision`` (so the worker runs there)."""
-    bench = path / "bench"
-    bench.mkdir(exist_ok=True)
-    (bench / "__init__.py").touch()
-    shutil.copy(Path(__file__), bench / "vision_time.py")
-    return path
 
 
 def main() -> None:
@@ -231,19 +233,37 @@ def main() -> None:
     here = Path(__file__).resolve().parent.parent
     trees = {"this": here}
     if args.against is not None:
-        trees = {"other": _other(args.against.resolve()), "this": here}
+        if not (args.against / "vision" / "__init__.py").is_file():
+            parser.error(f"--against {args.against}: no vision/ package there")
+        trees = {"other": args.against.resolve(), "this": here}
+    with tempfile.TemporaryDirectory(prefix="vision_time-") as scratch:
+        script = Path(scratch) / "vision_time.py"
+        shutil.copy(Path(__file__), script)
+        samples = _rounds(trees, script, args)
+    _table(trees, samples)
+
+
+def _rounds(
+    trees: dict[str, Path], script: Path, args: argparse.Namespace
+) -> dict[str, dict[str, dict[str, list[float]]]]:
+    """Every worker's samples by tree, scene and step."""
     stills = "whole sensor frames" if args.full_frame else "windows around the coin"
     print(f"clock: {args.clock}; stills: {stills}; load before: {os.getloadavg()}")
     samples: dict[str, dict[str, dict[str, list[float]]]] = {}
     for r in range(args.rounds):
         order = list(trees.items())
         for name, tree in order if r % 2 == 0 else order[::-1]:
-            got = _run(tree, args.repeats, args.seed, args.clock, args.full_frame)
+            got = _run(tree, script, args.repeats, args.seed, args.clock, args.full_frame)
             for scene, steps in got.items():
                 for step, ts in steps.items():
                     samples.setdefault(name, {}).setdefault(scene, {}).setdefault(step, [])
                     samples[name][scene][step] += ts
     print(f"load after: {os.getloadavg()}")
+    return samples
+
+
+def _table(trees: dict[str, Path], samples: dict[str, dict[str, dict[str, list[float]]]]) -> None:
+    """p50 / p95 ms of each tree, scene and step, as a Markdown table."""
     print("| scene | step | " + " | ".join(f"{n} p50 / p95 ms" for n in trees) + " |")
     print("| --- | --- | " + " | ".join("---" for _ in trees) + " |")
     for scene in [*SCENES, RIM_SCENE[0]]:

@@ -4,13 +4,18 @@ Its ``rimflat`` scene reaches the rim band's silhouette."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
-from bench.vision_time import CLOCKS, RIM_SCENE, _samples, rig_scene, whole
+from bench import vision_time
+from bench.vision_time import CLOCKS, RIM_SCENE, SCENES, _samples, rig_scene, whole
 from vision.model import Frame, Posture
 from vision.silhouette import Segmented, segment_outlines
 
@@ -68,3 +73,41 @@ def test_whole_puts_the_window_at_its_place_on_the_sensor() -> None:
     assert (frame.image[7, 9] == window[3, 4]).all()
     assert frame.t_ns == 7
     assert whole(frame) is frame  # already whole
+
+
+def test_against_writes_nothing_into_the_other_tree(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The bench once copied itself into the tree it was compared against,
+    # overwriting that tree's own bench/vision_time.py (a helper's run
+    # against /work/main reverted the lead's uncommitted change to it).
+    other = tmp_path / "other"
+    (other / "vision").mkdir(parents=True)
+    (other / "vision" / "__init__.py").write_text("")
+    before = sorted(p.relative_to(other) for p in other.rglob("*"))
+    runs = []
+
+    def fake_worker(cmd: list[str], **kw: Any) -> subprocess.CompletedProcess[str]:
+        runs.append((Path(cmd[1]), Path(kw["env"]["PYTHONPATH"]), Path(cmd[1]).is_file()))
+        steps = {"locate": [0.001], "classify": [0.002], "whole": [0.003]}
+        out = json.dumps(dict.fromkeys([*SCENES, RIM_SCENE[0]], steps))
+        return subprocess.CompletedProcess(cmd, 0, stdout=out + "\n", stderr="")
+
+    monkeypatch.setattr("bench.vision_time.subprocess.run", fake_worker)
+    monkeypatch.setattr(sys, "argv", ["vision_time", "--against", str(other), "--rounds", "1"])
+    vision_time.main()
+    assert sorted(p.relative_to(other) for p in other.rglob("*")) == before
+    here = Path(vision_time.__file__).resolve().parent.parent
+    assert {path for _, path, _ in runs} == {other.resolve(), here}
+    for script, tree, existed in runs:
+        assert existed and not script.is_relative_to(tree)  # a copy beside no vision/
+    assert "| flat | classify | 2.00 / 2.00 | 2.00 / 2.00 |" in capsys.readouterr().out
+
+
+def test_against_a_folder_without_vision_is_a_clear_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(sys, "argv", ["vision_time", "--against", str(tmp_path)])
+    with pytest.raises(SystemExit):
+        vision_time.main()
+    assert "no vision/ package there" in capsys.readouterr().err
