@@ -156,8 +156,9 @@ class Settings:
     rim_strong: float = 0.8
     rim_size: tuple[float, float] = (0.95, 1.15)
     rim_line: float = 0.75
-    """A coin that reads leaning by its outline alone within ``rim_line``
-    diameters of the painted line is the spotter's when its rim is a circle
+    """A coin that reads leaning by its outline alone (``leaning_ratio`` or
+    less) within ``rim_line`` diameters of the painted line is the
+    spotter's when its rim is a circle
     (:func:`by_rim`): the rim's points lie at most ``rim_residual`` px (the
     median; ``rim_spread`` the 90th percentile) off a circle
     ``rim_size`` diameters across, found strongly on ``rim_strong`` of the
@@ -254,8 +255,11 @@ def by_rim(posed: Posed, rim: Callable[[], Rim | None], near: bool, settings: Se
     tape and the edge fit takes the tape's edge, so a flat coin there reads
     as a half disc or an oval (0.36-0.88 on tuning seed 330, 330008#39 and
     rig 330014); its own rim still lies on a circle. A leaning coin's rim
-    does not, where it reads leaning (30 degrees or more); one tilted
-    towards the camera looks round to it and its shadow decides, after.
+    does not, where it reads leaning (30 degrees or more). One tilted
+    towards the camera has a round rim and an outline nearly so: asked only
+    when the outline is as oval as ``leaning_ratio`` (tuning 310009#84,
+    leaning 59 degrees: outline 0.91, its rim 0.55 px off a circle; its
+    shadow rules it leaning after).
 
     >>> s, oval = Settings(), Ellipse(100, 100, 96, 70, 0)
     >>> circle, oval_rim = Rim(100, 100, 100, 0.5, 1.4, 0.95), Rim(100, 100, 100, 1.6, 3.5, 0.95)
@@ -268,6 +272,8 @@ def by_rim(posed: Posed, rim: Callable[[], Rim | None], near: bool, settings: Se
     """
     if posed.posture is not Posture.LEANING or posed.note or not near:
         return posed
+    if posed.outline.ratio > settings.leaning_ratio:
+        return posed  # (a coin tilted towards the camera: round rim, outline 0.89-0.92)
     found = rim()
     if found is None:
         return posed
