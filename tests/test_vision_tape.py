@@ -1,6 +1,7 @@
 """Flat coins on the white tape that one camera ruled leaning after b-line's
 sharp-edges hull (``vision.posture.by_edges``): rendered with ground truth on
-tuning rigs where ``bench.vision`` ruled them edge (seeds 100 and 150),
+tuning rigs where ``bench.vision`` ruled them edge (seeds 100, 150 and,
+with two cameras, 330),
 through the same shots as the other rendered cleet tests. Each is a grey or
 dim coin whose silhouette against the empty still lost part of it (darker
 than the tape by one factor, as a shadow is)."""
@@ -14,6 +15,7 @@ pytest.importorskip("cv2")
 from tests.test_vision_cleets import _registered_landing
 from vision.model import Posture
 from vision.synth.scene import Landing
+from vision.synth.trial import pair_at
 
 
 def test_a_round_coin_with_a_dented_silhouette_is_not_leaning_by_its_rim_band() -> None:
@@ -45,3 +47,19 @@ def test_a_shadow_is_measured_beyond_a_dented_silhouettes_hull() -> None:
     assert obs.verdict == "indeterminate", obs.reasons
     assert obs.posture is Posture.INDETERMINATE, obs.reasons
     assert not any("shadow beyond" in r for r in obs.reasons), obs.reasons
+
+
+def test_a_flat_coin_on_the_tape_whose_outline_reads_oval_is_not_a_cleet() -> None:
+    # Tuning landing 330008#39 (seed 330 of ``bench.vision --cameras 2``): a
+    # grey coin lying flat (0.4 degrees) on the white tape. Its silhouette
+    # lost the part on the tape (camera 1: 0.74, no edge: the edge fit's rays
+    # took the tape's edge beside the coin, 1.22 diameters long) and camera
+    # 2's edge fit ran onto the tape's edge too (0.88): both ruled it
+    # leaning and the pair called it a cleet. Its rim is a circle
+    # (``vision.posture.by_rim``): the spotter's call.
+    pair = pair_at(330008, 39)
+    assert pair.first.truth == "tails" and pair.first.landing.tilt_deg < 1
+    for view in (pair.first.observation, pair.second.observation):
+        assert view.posture is Posture.INDETERMINATE, view.reasons
+        assert any("its rim a circle" in r for r in view.reasons), view.reasons
+    assert pair.fused.observation.verdict != "edge", pair.fused.observation.reasons

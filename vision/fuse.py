@@ -120,7 +120,13 @@ below 0.7 it is more oval than a flat coin's dented silhouette reads
 (a leaning coin's ghost round edge) and the coin leans. On tuning seeds
 100, 110 and 140 (3,000 landings) an upper end of 0.85 sent one cleet
 more to the spotter (0.8: none, and the same two flat coins), 0.93 two;
-a lower end of 0 made the same calls as 0.7."""
+a lower end of 0 made the same calls as 0.7. On the painted line a flat
+coin's outline reads lower still (0.36-0.62 on tuning seed 330, rigs
+330008 and 330014), but a lower end of 0 there only (session 25, b-flat;
+tuning seeds 310-330, the rigs rendered) sent one flat coin to the
+spotter (330014#43: heads read at 0.94, the other camera 0.60) and one
+cleet (330000#89, leaning 72 degrees: one camera read heads on a round
+ghost outline, 0.96, the other 0.12): not kept."""
 
 ROUND_SLACK = 0.05
 """How much rounder than the disc a round view may measure
