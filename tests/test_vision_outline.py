@@ -164,13 +164,13 @@ def _circle_searches(
     monkeypatch: pytest.MonkeyPatch, analyser: Analyser, *frames: object
 ) -> tuple[list[int], object]:
     scales: list[int] = []
-    real = coinface._circle
+    real = coinface.hough_circle
 
     def counted(crop: np.ndarray, diameter: float, scale: int) -> Ellipse | None:
         scales.append(scale)
         return real(crop, diameter, scale)
 
-    monkeypatch.setattr(coinface, "_circle", counted)
+    monkeypatch.setattr(coinface, "hough_circle", counted)
     obs = analyser._judge(*frames)  # type: ignore[arg-type]
     return scales, obs
 
@@ -294,7 +294,7 @@ def _searched(monkeypatch: pytest.MonkeyPatch, seed: int, places: list[tuple[flo
             floor = cv2.GaussianBlur(noise, (0, 0), 2)
         crop = floor.copy()
         cv2.circle(crop, (round(16 * x), round(16 * y)), 48 * 16, (235, 230, 225), -1, 16, 4)
-        found = coinface._circle(crop, D, 2)
+        found = coinface.hough_circle(crop, D, 2)
         assert found is not None
         assert np.hypot(found.x - x, found.y - y) < within_px and abs(found.major - D) < 3
     return seen

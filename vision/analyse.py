@@ -26,7 +26,7 @@ import cv2
 import numpy as np
 
 from vision.calibration import Calibration
-from vision.coinface import CLEAN, Ellipse, Outlines, best_similarity, face_feature
+from vision.coinface import CLEAN, Ellipse, Outlines
 from vision.facecrop import face_crop, on_sensor
 from vision.facecrop import reference_crop as reference_crop
 from vision.floor import scaled, translate
@@ -340,7 +340,7 @@ class Analyser:
         if outline is None:
             return None
         if not (unsure and edge is not None and shape is not None):
-            posture = self._posture(outline, shape is not None)
+            posture = self.settings.posture(outline, shape is not None)
             if posture is Posture.LEANING and hull is not None and hull.ratio >= s.ragged_hull:
                 doubt = f"silhouette {outline.ratio:.2f}, its hull {hull.ratio:.2f}: dented"
                 return _Posed(outline, Posture.INDETERMINATE, doubt=doubt)
@@ -378,7 +378,7 @@ class Analyser:
             changed = near_middle(segment_outline(crop, floor, s.crop_px, blur), crop, s.crop_px)
             if changed is not None and (edge is None or changed.ratio <= s.leaning_ratio):
                 outline = changed
-        return None if outline is None else _Posed(outline, self._posture(outline))
+        return None if outline is None else _Posed(outline, self.settings.posture(outline))
 
     def _by_shadow(self, posed: _Posed, halves: Halves, edge: Ellipse | None = None) -> _Posed:
         """A coin that looks flat, leaning when its shadow reaches beyond a
@@ -487,19 +487,6 @@ class Analyser:
         w, h = frame.size
         return bool(np.all((px >= 0) & (px <= [w - 1, h - 1])))
 
-    def _posture(self, outline: Ellipse, silhouette: bool = False) -> Posture:
-        s = self.settings
-        flat, leaning = (
-            (s.flat_silhouette, s.leaning_silhouette)
-            if silhouette
-            else (s.flat_ratio, s.leaning_ratio)
-        )
-        if outline.ratio >= flat:
-            return Posture.FLAT
-        if outline.ratio <= leaning:
-            return Posture.LEANING
-        return Posture.INDETERMINATE
-
     def _no_face_inside(self, shape: Ellipse, faceless: Callable[[], bool]) -> bool:
         """When the edge is flat and the silhouette much less round: whether
         it is leaning, as the silhouette says (0.92 or less), because no
@@ -517,22 +504,9 @@ class Analyser:
     def _face(
         self, crop: Image, outline: Ellipse, why: list[str]
     ) -> tuple[CoinFace, float, dict[str, float]]:
+        """:meth:`References.read` with this analyser's margins."""
         if self.references is None:
             why.append("no coin registered")
             return CoinFace.INDETERMINATE, 0.0, {}
-        feature = face_feature(crop, outline)
-        scores = {
-            face: best_similarity(feature, refs)
-            for face, refs in self.references.conjugates().items()
-        }
-        heads, tails = scores.get("heads", -1.0), scores.get("tails", -1.0)
-        best = CoinFace.HEADS if heads >= tails else CoinFace.TAILS
-        margin = abs(heads - tails)
         s = self.settings
-        if margin < s.margin:
-            why.append(f"faces too alike: heads {heads:.3f}, tails {tails:.3f}")
-            return CoinFace.INDETERMINATE, margin, scores
-        if max(heads, tails) < s.min_score:
-            why.append(f"like neither registered face (best {max(heads, tails):.3f})")
-            return CoinFace.INDETERMINATE, margin, scores
-        return best, margin, scores
+        return self.references.read(crop, outline, s.margin, s.min_score, why)

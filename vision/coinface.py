@@ -353,7 +353,7 @@ the wider search. A reference (at full resolution) is searched for as
 before."""
 
 
-def _circle(crop: Image, diameter: float, scale: int) -> Ellipse | None:
+def hough_circle(crop: Image, diameter: float, scale: int) -> Ellipse | None:
     """The circle of about ``diameter`` nearest the middle (Hough), found at
     1 / ``scale`` of the resolution (2: a quarter of the time; the rays
     refine it; a reference, kept as a circle, is found at full resolution)."""
@@ -438,7 +438,7 @@ class Outlines:
         """As :func:`find_outline`."""
         diameter = self.diameter
         guesses, fits = [], []
-        circle = _circle(self.crop, diameter, 2 if coarse else 1)
+        circle = hough_circle(self.crop, diameter, 2 if coarse else 1)
         if circle is not None:
             guesses.append(circle)
             fits.append(refine(self.g, circle))

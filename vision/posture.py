@@ -168,6 +168,20 @@ class Settings:
     extent: float = 1.6
     """The crop reaches this many diameters from the located centre."""
 
+    def posture(self, outline: Ellipse, silhouette: bool = False) -> Posture:
+        """Flat, leaning or the spotter's call by ``outline``'s axis ratio,
+        with the edge's cuts or (``silhouette``) the silhouette's."""
+        flat, leaning = (
+            (self.flat_silhouette, self.leaning_silhouette)
+            if silhouette
+            else (self.flat_ratio, self.leaning_ratio)
+        )
+        if outline.ratio >= flat:
+            return Posture.FLAT
+        if outline.ratio <= leaning:
+            return Posture.LEANING
+        return Posture.INDETERMINATE
+
 
 def choose_outline(
     edge: Ellipse | None, shape: Ellipse | None, settings: Settings

@@ -16,8 +16,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.coinface import Ellipse, Feature, face_feature, find_outline
-from vision.model import Image, VisionError
+from vision.coinface import Ellipse, Feature, best_similarity, face_feature, find_outline
+from vision.model import CoinFace, Image, VisionError
 
 FACES = ("heads", "tails")
 
@@ -53,6 +53,26 @@ class References:
                 face: np.conj(np.stack(features)) for face, features in self.features().items()
             }
         return self._conjugates
+
+    def read(
+        self, crop: Image, outline: Ellipse, margin: float, min_score: float, why: list[str]
+    ) -> tuple[CoinFace, float, dict[str, float]]:
+        """The face inside ``outline`` of ``crop``, its confidence (the margin
+        between the two faces' scores) and the scores; indeterminate, with
+        the reason added to ``why``, when the faces score within ``margin``
+        of each other or neither reaches ``min_score``."""
+        feature = face_feature(crop, outline)
+        scores = {face: best_similarity(feature, refs) for face, refs in self.conjugates().items()}
+        heads, tails = scores.get("heads", -1.0), scores.get("tails", -1.0)
+        best = CoinFace.HEADS if heads >= tails else CoinFace.TAILS
+        apart = abs(heads - tails)
+        if apart < margin:
+            why.append(f"faces too alike: heads {heads:.3f}, tails {tails:.3f}")
+            return CoinFace.INDETERMINATE, apart, scores
+        if max(heads, tails) < min_score:
+            why.append(f"like neither registered face (best {max(heads, tails):.3f})")
+            return CoinFace.INDETERMINATE, apart, scores
+        return best, apart, scores
 
     @classmethod
     def load(cls, folder: Path) -> References:

@@ -37,7 +37,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.coinface import Ellipse, _circle
+from vision.coinface import Ellipse, hough_circle
 from vision.model import Image
 from vision.ranks import median
 from vision.smooth import Soft, sampled
@@ -87,7 +87,7 @@ def rim_circle(crop: Image, diameter: float) -> Rim | None:
     outermost strong step within :data:`SPAN` of its radius (as
     :func:`~vision.coinface.refine` finds an edge), every ray's kept; the
     circle fitted to them by least squares."""
-    circle = _circle(crop, diameter, 2)
+    circle = hough_circle(crop, diameter, 2)
     h, w = crop.shape[:2]
     if circle is None or math.hypot(circle.x - w / 2, circle.y - h / 2) > 0.75 * diameter:
         return None
