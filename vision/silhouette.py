@@ -235,22 +235,16 @@ def segment_outlines(
 
 
 LARGER = 1.35
-"""A blob reaching more than this many diameters (the longest a silhouette
-may be) is larger than a coin. In an undespeckled mask (``Halves``: at half
-resolution a silver coin's rim is a pixel wide) on a dark, noisy floor, the
-floor's speckles beside the coin join it into such a blob, and nothing of a
-coin's size is found: tuning landing 320012#18 (a copper coin leaning 46
-degrees on the painted line's edge), camera 1's blob 1.35 diameters long,
-camera 2's 1.69 across; despeckled, 1.07 and 1.05. So only then, and only
-when nothing is outlined, the mask is despeckled and looked at again (the
-common path costs nothing)."""
+"""A blob over this many diameters (the longest a silhouette may be) is larger
+than a coin; in an undespeckled mask (``Halves``) of at least ``SPECKLED``
+blobs (a dark, noisy floor: 202 and 226 for tuning landing 320012#18, a coin
+leaning across the tape's edge) the speckles have joined the coin into it.
+Only then, and only when nothing is outlined, the mask is despeckled and
+looked at again. On a clean floor a leaning coin and its long shadow make one
+such blob (tuning rig 50019, a test's landing), and despeckled it came apart
+into an oval the round edge disputed: a cleet its shadow caught went to the
+spotter. So a mask of few blobs is not looked at again."""
 SPECKLED = 30
-"""... and only when the mask has at least this many blobs (the floor's
-speckles: 202 and 226 for 320012#18's two cameras). A leaning coin and its
-long shadow make one blob larger than a coin on a clean floor too (tuning
-rig 50019, a test's landing: one blob), and despeckled it comes apart into
-a coin-sized oval that the edge, round, disputes: there the retry turned a
-cleet the shadow caught into the spotter's."""
 
 
 def despeckled(changed: Image) -> Image:
@@ -266,9 +260,8 @@ def despeckled(changed: Image) -> Image:
 def _nearest_coin_sized(
     stats: NDArray[Any], centres: NDArray[Any], d: float, h: int, w: int
 ) -> int | None:
-    """The component (of :func:`components`' ``stats`` and ``centres``) of a
-    coin's size (``d``: its diameter, pixels) nearest the middle of an
-    ``h`` x ``w`` mask, or None."""
+    """The blob (:func:`components`) of a coin's size (``d`` pixels across)
+    nearest the middle of an ``h`` x ``w`` mask, or None."""
     best: tuple[float, int] | None = None
     for i in range(1, len(stats)):
         extent = max(int(stats[i][2]), int(stats[i][3]))
@@ -289,8 +282,7 @@ def _outlined(
     :data:`LARGER` diameters."""
     d = diameter / step
     count, labels, stats, centres = components(mask)
-    # (Speckled: see SPECKLED; count includes the background.)
-    speckled = count > SPECKLED
+    speckled = count > SPECKLED  # (count includes the background)
     larger = speckled and int(stats[1:, 2:4].max()) > LARGER * d
     best = _nearest_coin_sized(stats, centres, d, *mask.shape)
     if best is None:
@@ -315,12 +307,10 @@ def _outlined(
 
 def _fill(mask: Image, fit: Ellipse, step: float) -> float:
     """The share of ``fit`` (crop pixels) that changed in ``mask`` (``step``
-    times coarser); 1.0 when the ellipse is thinner than a pixel of the
-    mask and draws nothing (a sliver: a coin on edge): its fill is not
-    measured, as before session 20, when the mean of no pixels (NaN, with
-    numpy's "Mean of empty slice" warning on seeds 170 and 240) never
-    compared below ``min_fill``. Whether such a sliver should pass is not
-    settled."""
+    times coarser); 1.0 when the ellipse is thinner than a mask pixel and
+    draws nothing (a sliver: as before session 20, when the mean of no
+    pixels, NaN, never compared below ``min_fill``; whether such a sliver
+    should pass is not settled)."""
     inside = np.zeros_like(mask)
     a, b = fit.major, fit.minor
     axes = (max(a, b) / 2, max(min(a, b), 1.0) / 2)
