@@ -88,6 +88,7 @@ class Halves:
             min_fill=s.min_fill,
             despeckle=False,
             mask=tidied(self.changed, despeckle=False),
+            changed=self.changed,
         )
         if found is None:
             return None
