@@ -49,17 +49,20 @@ def test_a_shadow_is_measured_beyond_a_dented_silhouettes_hull() -> None:
     assert not any("shadow beyond" in r for r in obs.reasons), obs.reasons
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="known miss (issue 6): session 25 b-flat's posture.by_rim (the rim a circle of the "
+    "coin's size: the spotter's call) cured this on tuning, but on fresh seed 350 it sent two "
+    "cleets leaning 37 and 40 degrees (350005#74, 350006#27; rims 1.02-1.05 px off a circle, "
+    "under its 1.1 px cut) to the spotter, taking the pair's cleets under 98 %: withdrawn",
+)
 def test_a_flat_coin_on_the_tape_whose_outline_reads_oval_is_not_a_cleet() -> None:
     # Tuning landing 330008#39 (seed 330 of ``bench.vision --cameras 2``): a
     # grey coin lying flat (0.4 degrees) on the white tape. Its silhouette
     # lost the part on the tape (camera 1: 0.74, no edge: the edge fit's rays
     # took the tape's edge beside the coin, 1.22 diameters long) and camera
     # 2's edge fit ran onto the tape's edge too (0.88): both ruled it
-    # leaning and the pair called it a cleet. Its rim is a circle
-    # (``vision.posture.by_rim``): the spotter's call.
+    # leaning and the pair called it a cleet.
     pair = pair_at(330008, 39)
     assert pair.first.truth == "tails" and pair.first.landing.tilt_deg < 1
-    for view in (pair.first.observation, pair.second.observation):
-        assert view.posture is Posture.INDETERMINATE, view.reasons
-        assert any("its rim a circle" in r for r in view.reasons), view.reasons
     assert pair.fused.observation.verdict != "edge", pair.fused.observation.reasons

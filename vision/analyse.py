@@ -38,10 +38,8 @@ from vision.posture import Posed as _Posed
 from vision.posture import Settings as Settings
 from vision.posture import (
     by_edges,
-    by_rim,
     coin_and_shadow,
     floor_point,
-    near_line,
     near_middle,
     shadow_from,
     under_middle,
@@ -49,7 +47,6 @@ from vision.posture import (
 from vision.posture import choose_outline as choose_outline
 from vision.references import References
 from vision.rimband import by_band
-from vision.rimcircle import rim_circle
 from vision.settings import CameraSettings
 from vision.shadow import far_shadow
 from vision.silhouette import changed_sliver, edge_silhouette, segment_outline
@@ -243,10 +240,6 @@ class Analyser:
             posed = self._by_silhouette(edge, shape, faceless, hull)
             if posed is not None:
                 posed = by_edges(posed, sharp, self.settings, lambda: halves.sharp)
-                near = near_line(self.calibration.layout, x, y, self.settings)
-                posed = by_rim(
-                    posed, lambda: rim_circle(crop, self.settings.crop_px), near, self.settings
-                )
         else:
             posed = self._by_change(crop, edge, background, x, y, half)
             if clean and posed is not None and halves.covered:

@@ -14,9 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from vision.coinface import Ellipse
-from vision.floor import FloorLayout
-from vision.model import Image, Posture, Zone
-from vision.rimcircle import Rim
+from vision.model import Image, Posture
 from vision.silhouette import Segmented
 
 
@@ -151,19 +149,6 @@ class Settings:
     solid blob this long (shortest, longest) and at most this wide, in coin
     diameters: a coin on edge, its sliver and shadow
     (:func:`~vision.silhouette.changed_sliver`)."""
-    rim_residual: float = 1.1
-    rim_spread: float = 2.8
-    rim_strong: float = 0.8
-    rim_size: tuple[float, float] = (0.95, 1.15)
-    rim_line: float = 0.75
-    """A coin that reads leaning by its outline alone (``leaning_ratio`` or
-    less) within ``rim_line`` diameters of the painted line is the
-    spotter's when its rim is a circle
-    (:func:`by_rim`): the rim's points lie at most ``rim_residual`` px (the
-    median; ``rim_spread`` the 90th percentile) off a circle
-    ``rim_size`` diameters across, found strongly on ``rim_strong`` of the
-    rays. Chosen on tuning seeds 330 and 310 (bench/RESULTS.md, session 25,
-    b-flat)."""
     crop_px: int = 96
     extent: float = 1.6
     """The crop reaches this many diameters from the located centre."""
@@ -246,64 +231,6 @@ def by_edges(
         return posed
     note = f"outline {posed.outline.ratio:.2f}, its sharp edges {hull.ratio:.2f}: flat"
     return Posed(hull, Posture.FLAT, note=note)
-
-
-def near_line(layout: FloorLayout, x: float, y: float, settings: Settings) -> bool:
-    """Whether a coin located at floor point (x, y) mm lies within
-    ``rim_line`` diameters of the painted line (:func:`by_rim`).
-
-    >>> s = Settings()
-    >>> near_line(FloorLayout(), 500.0, 30.0, s), near_line(FloorLayout(), 500.0, 80.0, s)
-    (True, False)
-    """
-    zone, _ = layout.zone(x, y, settings.rim_line * settings.coin_diameter_mm)
-    return zone is Zone.ON_LINE
-
-
-def by_rim(posed: Posed, rim: Callable[[], Rim | None], near: bool, settings: Settings) -> Posed:
-    """``posed``, unless it is leaning by its outline alone (no ``note``) near
-    the painted line (``near``: :func:`near_line`) while the coin's
-    rim is a circle of its size (``rim()``, :func:`~vision.rimcircle.rim_circle`,
-    asked only then): then flat or leaning is the spotter's, outlined by
-    that circle. On the tape a grey coin's silhouette loses the part on the
-    tape and the edge fit takes the tape's edge, so a flat coin there reads
-    as a half disc or an oval (0.36-0.88 on tuning seed 330, 330008#39 and
-    rig 330014); its own rim still lies on a circle. A leaning coin's rim
-    does not, where it reads leaning (30 degrees or more). One tilted
-    towards the camera has a round rim and an outline nearly so: asked only
-    when the outline is as oval as ``leaning_ratio`` (tuning 310009#84,
-    leaning 59 degrees: outline 0.91, its rim 0.55 px off a circle; its
-    shadow rules it leaning after).
-
-    >>> s, oval = Settings(), Ellipse(100, 100, 96, 70, 0)
-    >>> circle, oval_rim = Rim(100, 100, 100, 0.5, 1.4, 0.95), Rim(100, 100, 100, 1.6, 3.5, 0.95)
-    >>> by_rim(Posed(oval, Posture.LEANING), lambda: circle, True, s).posture
-    <Posture.INDETERMINATE: 'indeterminate'>
-    >>> by_rim(Posed(oval, Posture.LEANING), lambda: oval_rim, True, s).posture
-    <Posture.LEANING: 'leaning'>
-    >>> by_rim(Posed(oval, Posture.LEANING), lambda: circle, False, s).posture
-    <Posture.LEANING: 'leaning'>
-    """
-    if posed.posture is not Posture.LEANING or posed.note or not near:
-        return posed
-    if posed.outline.ratio > settings.leaning_ratio:
-        return posed  # (a coin tilted towards the camera: round rim, outline 0.89-0.92)
-    found = rim()
-    if found is None:
-        return posed
-    s, lo, hi = settings, *settings.rim_size
-    if not (
-        found.residual <= s.rim_residual
-        and found.spread <= s.rim_spread
-        and found.strong >= s.rim_strong
-        and lo * s.crop_px <= found.diameter <= hi * s.crop_px
-    ):
-        return posed
-    doubt = (
-        f"outline {posed.outline.ratio:.2f} on the painted line, its rim a circle"
-        f" ({found.residual:.2f} px off)"
-    )
-    return Posed(found.outline, Posture.INDETERMINATE, doubt=doubt)
 
 
 def coin_and_shadow(
