@@ -56,8 +56,10 @@ def test_the_rim_scene_is_a_flat_coin_whose_classify_takes_the_silhouette(
     assert seen is not None and seen.posture is Posture.FLAT
     assert taken == [1]
     # --full-frame: the same still as the whole sensor frame reads the same.
-    big = analyser._judge(whole(still), float(x), float(y), [], empty, whole(empty_still))
-    assert big is not None and whole(still).size == still.full_size
+    whole_still = whole(still)  # (~400 MB: made once)
+    assert whole_still.size == still.full_size
+    big = analyser._judge(whole_still, float(x), float(y), [], empty, whole(empty_still))
+    assert big is not None
     assert (big.face, big.posture) == (seen.face, seen.posture)
     # (Not bit-equal: OpenCV's warp rounds its sample positions in fixed point
     # counted from the image's corner, which the window's origin moves.)
