@@ -1,5 +1,6 @@
 """Rendered piles seen by the mat analysis, for the pile tests
-(test_mat_piles, test_mat_rings, test_mat_still)."""
+(test_mat_piles, test_mat_rings, test_mat_still, test_mat_reread,
+test_mat_one_colour)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,11 @@ from vision.mat.model import MatObservation
 from vision.mat.render import MatRig, render
 from vision.mat.synth.compare import match
 from vision.mat.synth.scene import MatScene, TrueWink
+
+
+def pile(*winks: tuple[str, float, float, int]) -> MatScene:
+    """A scene of winks given as (id, x mm, y mm, level)."""
+    return MatScene(tuple(TrueWink(i, x, y, level) for i, x, y, level in winks))
 
 
 def benched(

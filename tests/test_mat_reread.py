@@ -7,15 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.mat_piles import benched
+from tests.mat_piles import benched, pile
 from vision.mat.relations import kept
 from vision.mat.synth.compare import seen_pairs, true_pairs
-from vision.mat.synth.scene import MatScene, TrueWink
-
-
-def _pile(*winks: tuple[str, float, float, int]) -> MatScene:
-    return MatScene(tuple(TrueWink(i, x, y, level) for i, x, y, level in winks))
-
 
 # Each pile's pair of one colour (or of two, the lens under the top wink) was
 # ordered by the first read, at level 0, and left open by the second, at the
@@ -23,18 +17,18 @@ def _pile(*winks: tuple[str, float, float, int]) -> MatScene:
 PILES = {
     # r4 (16 mm) on r2 on g2: r2's edge inside r4 kept 1 sample clear of g2 at
     # level 0 (57.0 grey against r4's 47.2 over 52), none at r4's level
-    88977: _pile(
+    88977: pile(
         ("g2", 393.675, 383.8074, 0), ("r2", 383.771, 399.2151, 1), ("r4", 387.2707, 396.452, 2)
     ),
-    90988: _pile(
+    90988: pile(
         ("g6", 764.002, -316.1482, 0),
         ("g5", 750.9021, -320.0632, 1),
         ("r6", 758.4315, -312.2929, 2),
     ),
-    88888: _pile(
+    88888: pile(
         ("b1", 833.7819, 387.0094, 0), ("b2", 823.4406, 401.9215, 1), ("y6", 827.1385, 401.8932, 2)
     ),
-    90956: _pile(
+    90956: pile(
         ("b3", 587.7674, 100.4031, 0), ("b4", 590.1517, 112.8854, 1), ("r4", 593.7388, 107.9125, 2)
     ),
 }
