@@ -38,8 +38,13 @@ SLIVERS = {
 }
 
 
-@pytest.mark.xfail(strict=True, reason="the pair's overlap shows only as a sliver past the top "
-                   "wink: no clear votes or edge samples, left open (issue 8, session 26)")  # fmt: skip
+SLIVER = (
+    "the pair's overlap shows only as a sliver past the top wink: no clear votes or edge "
+    "samples, left open (issue 8, session 26)"
+)
+
+
+@pytest.mark.xfail(strict=True, reason=SLIVER)
 @pytest.mark.parametrize("seed", sorted(SLIVERS))
 def test_pair_under_the_top_wink_is_ordered(seed: int) -> None:
     scene = SLIVERS[seed]
