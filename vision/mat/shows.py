@@ -177,7 +177,7 @@ def clear_votes(mask_a: Mask, mask_b: Mask, cal: MatCalibration, a: Circle, b: C
     px = cal.to_pixels(pts, z)
     pix = BLUR_PX / cal.px_per_mm((x0 + x1) / 2, (y0 + y1) / 2, z)
     sa, sb = sample(mask_a, px)[:, 0], sample(mask_b, px)[:, 0]  # (n, 1): one channel
-    votes = []
+    votes, blurred = [], []
     for mine, rival, dist, other, like, hide in ((sa, sb, db, b, like_a, hide_a),
                                                  (sb, sa, da, a, like_b, hide_b)):  # fmt: skip
         ok = dist < other[2] - pix  # a's colour counts only well inside b's rim
@@ -187,6 +187,13 @@ def clear_votes(mask_a: Mask, mask_b: Mask, cal: MatCalibration, a: Circle, b: C
         if like and (rival > FAINT_MASK).any():  # blurred in from both sides over the other's face
             shows &= ok
         votes.append(int(shows.sum()) if ok.any() else 0)
+        # every vote within a pixel of the other's rim (or a like wink's edge), the other's
+        # colour there only faintly: a strip of its face under a pixel wide, blurred away
+        top = rival.max()
+        blurred.append(not (shows & ok).any() and FAINT_LEAST < top <= FAINT_MASK)
+    lead = 0 if votes[0] > votes[1] else 1
+    if votes[lead] > votes[1 - lead] and blurred[lead]:
+        return 0, 0  # the sliver tells nothing (FAINT_LEAST)
     return votes[0], votes[1]
 
 
@@ -201,6 +208,24 @@ where the other colour shows nowhere even so, the voting colour fills the
 sliver and its blurred points count (tuning seeds 51265, b2 on y2 under b5,
 and 53010, b3 on y3 under blue, yellow 0 on every point: 63 and 45 blue
 votes, read right; counted only clear of both, 1 each, open)."""
+
+
+FAINT_LEAST = 16
+"""Where the colour with more of a sliver's votes (:func:`clear_votes`) shows
+at no point a pixel clear of the other wink's rim (and of the dark edges of
+the winks over the sliver that can show its colour), every vote of it may be
+its own face beyond that rim, or a third wink's blend, blurred in; and
+where the other colour shows in the sliver only faintly, over this mask (of
+255, sampled as for :data:`CLEAR_MASK_MIN`) somewhere but nowhere over
+:data:`FAINT_MASK`, it is the upper wink's face squeezed to a strip under a
+pixel wide: the sliver orders neither (issue 8, session 26: tuning frames
+95160, g5 on y5 under r4, a green strip between y5's yellow face and r4's
+red rim over green, which blurs yellow: 51-52 yellow votes to 0, green at
+most 45-48; 95930, b2 on y3 under g5, read again at its levels: 4 yellow
+points within 0.26 mm of b2's rim to 0, blue at most 44). Where the other
+colour shows nowhere (at most this), the voting colour fills the sliver and
+its votes stand (51265, 53010, 57515, 59608: 0; 42158: 1); where it shows
+more than faintly, they stand too (61369: 182-192, read right)."""
 
 
 BLUR_PX = 1.0
