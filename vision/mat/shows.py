@@ -210,7 +210,7 @@ and 53010, b3 on y3 under blue, yellow 0 on every point: 63 and 45 blue
 votes, read right; counted only clear of both, 1 each, open)."""
 
 
-FAINT_LEAST = 16
+FAINT_LEAST = 32
 """Where the colour with more of a sliver's votes (:func:`clear_votes`) shows
 at no point a pixel clear of the other wink's rim (and of the dark edges of
 the winks over the sliver that can show its colour), every vote of it may be
@@ -224,8 +224,11 @@ red rim over green, which blurs yellow: 51-52 yellow votes to 0, green at
 most 45-48; 95930, b2 on y3 under g5, read again at its levels: 4 yellow
 points within 0.26 mm of b2's rim to 0, blue at most 44). Where the other
 colour shows nowhere (at most this), the voting colour fills the sliver and
-its votes stand (51265, 53010, 57515, 59608: 0; 42158: 1); where it shows
-more than faintly, they stand too (61369: 182-192, read right)."""
+its votes stand (51265, 53010, 57515, 59608: 0; 42158: 1; 90053, b3 on r1,
+10 blue votes within 0.38 mm of r1's rim, red at most 30, read right: a bar
+of 16 left it open, which is why the bar is an eighth of the mask and no
+lower; the false reads' 44-48 are not far above it); where it shows more
+than faintly, they stand too (61369: 182-192, read right)."""
 
 
 BLUR_PX = 1.0
