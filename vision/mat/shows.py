@@ -187,9 +187,9 @@ def clear_votes(mask_a: Mask, mask_b: Mask, cal: MatCalibration, a: Circle, b: C
         if like and (rival > FAINT_MASK).any():  # blurred in from both sides over the other's face
             shows &= ok
         votes.append(int(shows.sum()) if ok.any() else 0)
-        # every vote within a pixel of the other's rim (or a like wink's edge), the other's
-        # colour there only faintly: a strip of its face under a pixel wide, blurred away
-        top = rival.max()
+        # a like wink over it, every vote within a pixel of the other's rim or that wink's
+        # edge, the other's colour there only faintly: its face a strip blurred away
+        top = rival.max() if like else 0
         blurred.append(not (shows & ok).any() and FAINT_LEAST < top <= FAINT_MASK)
     lead = 0 if votes[0] > votes[1] else 1
     if votes[lead] > votes[1 - lead] and blurred[lead]:
@@ -211,24 +211,26 @@ votes, read right; counted only clear of both, 1 each, open)."""
 
 
 FAINT_LEAST = 32
-"""Where the colour with more of a sliver's votes (:func:`clear_votes`) shows
-at no point a pixel clear of the other wink's rim (and of the dark edges of
-the winks over the sliver that can show its colour), every vote of it may be
-its own face beyond that rim, or a third wink's blend, blurred in; and
-where the other colour shows in the sliver only faintly, over this mask (of
-255, sampled as for :data:`CLEAR_MASK_MIN`) somewhere but nowhere over
-:data:`FAINT_MASK`, it is the upper wink's face squeezed to a strip under a
-pixel wide: the sliver orders neither (issue 8, session 26: tuning frames
-95160, g5 on y5 under r4, a green strip between y5's yellow face and r4's
-red rim over green, which blurs yellow: 51-52 yellow votes to 0, green at
-most 45-48; 95930, b2 on y3 under g5, read again at its levels: 4 yellow
-points within 0.26 mm of b2's rim to 0, blue at most 44). Where the other
-colour shows nowhere (at most this), the voting colour fills the sliver and
-its votes stand (51265, 53010, 57515, 59608: 0; 42158: 1; 90053, b3 on r1,
-10 blue votes within 0.38 mm of r1's rim, red at most 30, read right: a bar
-of 16 left it open, which is why the bar is an eighth of the mask and no
-lower; the false reads' 44-48 are not far above it); where it shows more
-than faintly, they stand too (61369: 182-192, read right)."""
+"""Where a wink over a sliver can put the colour with more of its votes
+there by blur (:func:`clear_votes`' ``like_a``, ``like_b``: its own colour,
+or the blend of its colour and the other's face) and that colour shows at
+no point a pixel clear of the other wink's rim and of that wink's dark edge,
+every vote of it may be blur; where the other colour then shows in the
+sliver only faintly, over this mask (of 255, sampled as for
+:data:`CLEAR_MASK_MIN`) somewhere but nowhere over :data:`FAINT_MASK`, it is
+the upper wink's face squeezed to a strip under a pixel wide, and the
+sliver orders neither (issue 8, session 26: fresh tuning 95160, r4 on g5 on
+y5: a green strip between y5's yellow face and r4's red rim over green,
+which blurs yellow; 51-52 yellow votes to 0, green at most 45-48, read y5 on
+g5). Where the other colour shows nowhere (at most this), the voting colour
+fills the sliver and its votes stand (51265, 53010: 0), as they stand where
+it shows over :data:`FAINT_MASK` (:func:`clear_votes` counts only the clear
+points then). Asked of every sliver, not only under such a wink, the same
+test also opened 95930's second read (y3 read on b2 under g5: 4 yellow
+points within 0.26 mm of b2's rim, blue at most 44; the first read's right
+order was kept) but lost a right read on 60809 (y4 on r4: 13 yellow votes
+within a pixel of r4's rim, red at most 44), and at a bar of 16 two more
+(90053, 88637: red at most 30): withdrawn."""
 
 
 BLUR_PX = 1.0
