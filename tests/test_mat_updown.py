@@ -50,16 +50,22 @@ def test_a_faint_strip_of_the_middle_wink_blurred_yellow_is_left_open() -> None:
     assert {("r4", "g5"), ("r4", "y5")} <= seen
 
 
-@pytest.mark.xfail(strict=True, reason="4 yellow points within 0.26 mm of b2's rim, blue at "
-                   "most 44, no wink over the sliver that can show yellow: y3 read on b2")
+@pytest.mark.xfail(
+    strict=True,
+    reason="4 yellow points within 0.26 mm of b2's rim, blue at "
+    "most 44, no wink over the sliver that can show yellow: y3 read on b2",
+)
 def test_a_sliver_read_again_as_blur_keeps_the_first_reads_order() -> None:
     obs, m = benched(PILE_95930, 95930)
     assert len(obs.winks) == 3
     assert seen_pairs(obs, m) == true_pairs(PILE_95930)
 
 
-@pytest.mark.xfail(strict=True, reason="b3, the top wink, is not found in the still: "
-                   "its blue face over r4/b6's overlap reads b6 on r4 (a wink missed)")
+@pytest.mark.xfail(
+    strict=True,
+    reason="b3, the top wink, is not found in the still: "
+    "its blue face over r4/b6's overlap reads b6 on r4 (a wink missed)",
+)
 def test_a_pile_whose_top_wink_the_still_misses_is_not_read_upside_down() -> None:
     obs, m = benched(PILE_95243, 95243)
     assert seen_pairs(obs, m) - true_pairs(PILE_95243) == set()
