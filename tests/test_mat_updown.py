@@ -15,6 +15,7 @@ import pytest
 
 from tests.mat_piles import benched, pile
 from vision.mat.synth.compare import seen_pairs, true_pairs
+from vision.mat.synth.scene import MatScene
 
 # 95160: r4 on g5 on y5, all 16 mm. Clear of r4, g5/y5's overlap is a strip at most
 # 1.4 mm inside either rim; 51-52 points read yellow, none green (green's mask at most
@@ -50,22 +51,31 @@ def test_a_faint_strip_of_the_middle_wink_blurred_yellow_is_left_open() -> None:
     assert {("r4", "g5"), ("r4", "y5")} <= seen
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="4 yellow points within 0.26 mm of b2's rim, blue at "
-    "most 44, no wink over the sliver that can show yellow: y3 read on b2",
-)
-def test_a_sliver_read_again_as_blur_keeps_the_first_reads_order() -> None:
-    obs, m = benched(PILE_95930, 95930)
-    assert len(obs.winks) == 3
-    assert seen_pairs(obs, m) == true_pairs(PILE_95930)
+LEFT = [
+    pytest.param(
+        PILE_95930,
+        95930,
+        marks=pytest.mark.xfail(
+            strict=True,
+            reason="4 yellow points within 0.26 mm of b2's rim, blue at most 44, no wink "
+            "over the sliver that can show yellow: y3 read on b2",
+        ),
+        id="95930",
+    ),
+    pytest.param(
+        PILE_95243,
+        95243,
+        marks=pytest.mark.xfail(
+            strict=True,
+            reason="b3, the top wink, is not found in the still: its blue face over "
+            "r4/b6's overlap reads b6 on r4 (a wink missed)",
+        ),
+        id="95243",
+    ),
+]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="b3, the top wink, is not found in the still: "
-    "its blue face over r4/b6's overlap reads b6 on r4 (a wink missed)",
-)
-def test_a_pile_whose_top_wink_the_still_misses_is_not_read_upside_down() -> None:
-    obs, m = benched(PILE_95243, 95243)
-    assert seen_pairs(obs, m) - true_pairs(PILE_95243) == set()
+@pytest.mark.parametrize(("scene", "seed"), LEFT)
+def test_the_piles_left_are_not_read_upside_down(scene: MatScene, seed: int) -> None:
+    obs, m = benched(scene, seed)
+    assert seen_pairs(obs, m) - true_pairs(scene) == set()
