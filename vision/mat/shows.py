@@ -231,8 +231,9 @@ points within 0.26 mm of b2's rim, blue at most 44; the first read's right
 order was kept) but lost a right read on 60809 (y4 on r4: 13 yellow votes
 within a pixel of r4's rim, red at most 44), and at a bar of 16 three more
 (90053, 88637: red at most 30; 61237: 19): withdrawn. The bar of 32 was set
-then; under a like wink no call of 2,224 pile frames fell between 0 and 64
-but 95160's."""
+then; under a like wink, of the calls logged on 2,224 pile frames whose
+leading colour showed no clear point, only 95160's had the other colour
+between 0 and 64."""
 
 
 BLUR_PX = 1.0
