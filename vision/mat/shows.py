@@ -177,7 +177,7 @@ def clear_votes(mask_a: Mask, mask_b: Mask, cal: MatCalibration, a: Circle, b: C
     px = cal.to_pixels(pts, z)
     pix = BLUR_PX / cal.px_per_mm((x0 + x1) / 2, (y0 + y1) / 2, z)
     sa, sb = sample(mask_a, px)[:, 0], sample(mask_b, px)[:, 0]  # (n, 1): one channel
-    votes = []
+    votes, blurred = [], []
     for mine, rival, dist, other, like, hide in ((sa, sb, db, b, like_a, hide_a),
                                                  (sb, sa, da, a, like_b, hide_b)):  # fmt: skip
         ok = dist < other[2] - pix  # a's colour counts only well inside b's rim
@@ -187,6 +187,13 @@ def clear_votes(mask_a: Mask, mask_b: Mask, cal: MatCalibration, a: Circle, b: C
         if like and (rival > FAINT_MASK).any():  # blurred in from both sides over the other's face
             shows &= ok
         votes.append(int(shows.sum()) if ok.any() else 0)
+        # a like wink over it, every vote within a pixel of the other's rim or that wink's
+        # edge, the other's colour there only faintly: its face a strip blurred away
+        top = rival.max() if like else 0
+        blurred.append(not (shows & ok).any() and FAINT_LEAST < top <= FAINT_MASK)
+    lead = 0 if votes[0] > votes[1] else 1
+    if votes[lead] > votes[1 - lead] and blurred[lead]:
+        return 0, 0  # the sliver tells nothing (FAINT_LEAST)
     return votes[0], votes[1]
 
 
@@ -201,6 +208,32 @@ where the other colour shows nowhere even so, the voting colour fills the
 sliver and its blurred points count (tuning seeds 51265, b2 on y2 under b5,
 and 53010, b3 on y3 under blue, yellow 0 on every point: 63 and 45 blue
 votes, read right; counted only clear of both, 1 each, open)."""
+
+
+FAINT_LEAST = 32
+"""Where a wink over a sliver can put the colour with more of its votes
+there by blur (:func:`clear_votes`' ``like_a``, ``like_b``: its own colour,
+or the blend of its colour and the other's face) and that colour shows at
+no point a pixel clear of the other wink's rim and of that wink's dark edge,
+every vote of it may be blur; where the other colour then shows in the
+sliver only faintly, over this mask (of 255, sampled as for
+:data:`CLEAR_MASK_MIN`) somewhere but nowhere over :data:`FAINT_MASK`, it is
+the upper wink's face squeezed to a strip under a pixel wide, and the
+sliver orders neither (issue 8, session 26: fresh tuning 95160, r4 on g5 on
+y5: a green strip between y5's yellow face and r4's red rim over green,
+which blurs yellow; 51-52 yellow votes to 0, green at most 45-48, read y5 on
+g5). Where the other colour shows nowhere (at most this), the voting colour
+fills the sliver and its votes stand (51265, 53010: 0), as they stand where
+it shows over :data:`FAINT_MASK` (:func:`clear_votes` counts only the clear
+points then). Asked of every sliver, not only under such a wink, the same
+test also opened 95930's second read (y3 read on b2 under g5: 4 yellow
+points within 0.26 mm of b2's rim, blue at most 44; the first read's right
+order was kept) but lost a right read on 60809 (y4 on r4: 13 yellow votes
+within a pixel of r4's rim, red at most 44), and at a bar of 16 three more
+(90053, 88637: red at most 30; 61237: 19): withdrawn. The bar of 32 was set
+then; under a like wink, of the calls logged on 2,224 pile frames whose
+leading colour showed no clear point, only 95160's had the other colour
+between 0 and 64."""
 
 
 BLUR_PX = 1.0
