@@ -30,8 +30,9 @@ def _with_shadow(floor: np.ndarray) -> np.ndarray:
     dimmed by one factor, 28 %) whose left side runs along x = 52."""
     shade = np.zeros(floor.shape[:2], np.float32)
     cv2.ellipse(shade, ((78, 77), (53, 43), 0), 1.0, -1)
-    shade = cv2.GaussianBlur(shade, (0, 0), 1.5)
-    return np.clip(floor * (1 - 0.28 * shade[..., None]), 0, 255).astype(np.uint8)
+    shade = np.asarray(cv2.GaussianBlur(shade, (0, 0), 1.5), np.float32)
+    dimmed: np.ndarray = np.clip(floor * (1 - 0.28 * shade[..., None]), 0, 255).astype(np.uint8)
+    return dimmed
 
 
 def test_a_sliver_merged_with_its_long_shadow_is_told_apart_but_a_flat_coin_is_not() -> None:
