@@ -353,6 +353,17 @@ ratio (8 %), exposure taken out."""
 SLIVER_SOLID = 0.8
 """... in a blob filling this share of its convex hull (a sliver and its
 shadow are solid; a flat coin's thin arc, its rim or shadow, is not)."""
+SLIVER_SMOOTH = 1.5
+"""A blob too wide for a sliver is looked into for the part a shadow cannot
+explain (:func:`_unshadowed`), each channel's log ratio first smoothed by
+this sigma (pixels of ``small``, half the crop's resolution: 0.75 mm), as a
+sliver is 3-6 mm wide and the change in colour it makes is a few %."""
+SLIVER_COLOUR = (0.03, 4.0)
+"""... a pixel whose colour changed (the norm of its channels' log ratios
+less their mean) by more than the larger of the first and the second times
+the view's median is not the shadow's (a shadow dims the three channels by
+one factor): the median is the floor's noise, which a dark floor (the
+painted tape) makes several times a light one's."""
 
 
 def _gradient(image: Image, blur: float = 1.0) -> np.ndarray:
@@ -501,12 +512,74 @@ def changed_sliver(
     if offs[best - 1] > 0.75 * diameter:
         return None
     contour = _outer_contour(labels, best)
+    found = _sliver(contour, diameter, bounds)
+    if found is not None or not _too_wide(contour, diameter, bounds):
+        return found
+    # A coin nearly on edge and its long shadow as one blob (tuning 320013#98,
+    # 330015#7): the sliver is the part of it a shadow cannot explain.
+    part = _unshadowed(small, floor, labels == best)
+    return None if part is None else _sliver(part, diameter, bounds)
+
+
+def _sliver(
+    contour: NDArray[np.int32], diameter: float, bounds: tuple[float, float, float]
+) -> Ellipse | None:
+    """``contour``'s least-area box when it is a sliver's (:func:`changed_sliver`)."""
     (x, y), sides, angle = cv2.minAreaRect(contour)
     length, width = max(sides) / diameter, min(sides) / diameter
     shortest, longest, widest = bounds
-    hull = cv2.contourArea(cv2.convexHull(contour))
-    solid = hull > 0 and cv2.contourArea(contour) >= SLIVER_SOLID * hull
-    if not (shortest <= length <= longest and width <= widest and solid):
+    if not (shortest <= length <= longest and width <= widest and _solid(contour)):
         return None
     turn = angle if sides[0] >= sides[1] else angle + 90
     return Ellipse(x, y, max(sides), max(min(sides), 1.0), turn)
+
+
+def _solid(contour: NDArray[np.int32]) -> bool:
+    hull = cv2.contourArea(cv2.convexHull(contour))
+    return hull > 0 and cv2.contourArea(contour) >= SLIVER_SOLID * hull
+
+
+def _too_wide(
+    contour: NDArray[np.int32], diameter: float, bounds: tuple[float, float, float]
+) -> bool:
+    """Whether ``contour`` is a solid blob a sliver's length but wider than a
+    sliver's ``bounds`` allow: a sliver merged with its long shadow, or a
+    flat coin (a diameter wide every way)."""
+    _, sides, _ = cv2.minAreaRect(contour)
+    length, width = max(sides) / diameter, min(sides) / diameter
+    shortest, longest, widest = bounds
+    return shortest <= length <= longest and width > widest and _solid(contour)
+
+
+def _unshadowed(small: Image, floor: Image, blob: NDArray[np.bool_]) -> NDArray[np.int32] | None:
+    """The outer contour of what changed against the empty ``floor`` in a way
+    a shadow cannot explain, in one piece with most of ``blob`` (None when
+    nothing is): a shadow dims the three channels by one factor, softly
+    (its penumbra between none and the full depth), so a pixel is the
+    coin's when its colour changed (``SLIVER_COLOUR``), or it is brighter
+    than the floor or darker than the blob's median (the shadow's depth) by
+    ``SLIVER_CHANGE``. Each channel's log ratio, exposure and white taken
+    out by its median, smoothed by ``SLIVER_SMOOTH``. A flat coin there
+    changes a diameter across every way and stays too wide; a coin on edge
+    is its sliver, a diameter long and a few mm wide."""
+    h, w = floor.shape[:2]
+    now = [np.asarray(c, np.uint8) for c in cv2.split(np.ascontiguousarray(small[:h, :w]))]
+    then = [np.asarray(c, np.uint8) for c in cv2.split(floor)]
+    r = []
+    for a, e in zip(now, then, strict=True):
+        c = np.asarray(cv2.LUT(a, LOG8), np.float32) - cv2.LUT(e, LOG8)
+        c -= _ratio_median(a, e)
+        r.append(np.asarray(cv2.GaussianBlur(c, (0, 0), SLIVER_SMOOTH), np.float32))
+    b = (r[0] + r[1] + r[2]) / 3
+    q = np.sqrt((r[0] - b) ** 2 + (r[1] - b) ** 2 + (r[2] - b) ** 2)
+    least, times = SLIVER_COLOUR
+    colour = q > max(least, times * float(_median(q)))
+    depth = float(median(b[blob]))
+    part = colour | (b > SLIVER_CHANGE) | (b < depth - SLIVER_CHANGE)
+    count, labels, _, _ = components(part.view(np.uint8))
+    if count < 2:
+        return None
+    over = np.bincount(labels[blob], minlength=count)
+    over[0] = 0
+    best = int(np.argmax(over))
+    return None if over[best] == 0 else _outer_contour(labels, best)
