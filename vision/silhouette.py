@@ -192,7 +192,7 @@ class Segmented(NamedTuple):
     points: NDArray[np.float64] | None = None
     """The contour ``fit`` was fitted to, (n, 2) in the same pixels (None
     when not kept): an outline across the tape's edge is fitted again
-    without the points on it (:func:`vision.posture.across_tape`)."""
+    without the points on it (``Analyser._across_tape``)."""
 
 
 def segment_outline(
@@ -421,7 +421,7 @@ def edge_silhouette(
     a pixel that makes an edge, the join, the edges' spread); ``mask``:
     what changed (:func:`coin_mask`) when already made; ``outline_points``:
     the hull's outline, sampled a pixel apart, is appended to it when an
-    outline is found (:func:`vision.posture.across_tape`)."""
+    outline is found (``Analyser._across_tape``)."""
     if floor.shape[:2] != crop.shape[:2]:
         return None
     rise = _gradient(crop, 1.0 / step)
