@@ -71,9 +71,9 @@ def test_a_flat_coin_across_the_tapes_edge_is_fitted_off_the_tape() -> None:
     "coin's size: the spotter's call) cured this on tuning, but on fresh seed 350 it sent two "
     "cleets leaning 37 and 40 degrees (350005#74, 350006#27; rims 1.02-1.05 px off a circle, "
     "under its 1.1 px cut) to the spotter, taking the pair's cleets under 98 %: withdrawn. "
-    "Session 26 b-tape's fit off the tape opens camera 2's view (edge 0.88 -> 0.98 off the "
-    "tape's edge) but not camera 1's: its outline (the hull of its sharp edges, 0.74) lies "
-    "wholly on the tape, clear of both its edges",
+    "Session 26 b-tape's fit off the tape leaves it: camera 1's outline (the hull of its sharp "
+    "edges, 0.74) lies wholly on the tape, clear of both its edges; camera 2's is an edge fit "
+    "(0.88), and casting its rays again without the tape's edge cost a cleet (350005#74)",
 )
 def test_a_flat_coin_on_the_tape_whose_outline_reads_oval_is_not_a_cleet() -> None:
     # Tuning landing 330008#39 (seed 330 of ``bench.vision --cameras 2``): a

@@ -276,7 +276,7 @@ class Analyser:
         the outline's centre within 0.65 of its length of a tape edge, and
         the outline fitted again without what the tape made of it is a
         coin's size and as round as a flat coin's by the cut its kind of
-        outline is judged by: then flat or leaning is the spotter's,
+        outline is judged by (``flat_silhouette``): then flat or leaning is the spotter's,
         outlined by that fit (its shadow is asked after, as for any open
         outline). What the tape made of it (:mod:`vision.tape`): the
         silhouette against the empty still loses a grey coin's part on the
@@ -284,9 +284,7 @@ class Analyser:
         fitted again from its points off the tape and its edges; the hull
         of the new sharp edges, when that outlined the coin, cuts a chord
         along the tape's edge, so its outline is fitted again from its
-        points off the edge; the edge fit's rays take the tape's edge,
-        a stronger step than a grey coin's rim, so they are cast again
-        taking no step on it. The points left must run round
+        points off the edge. An edge fit is left as it is. The points left must run round
         ``tape.MIN_SPAN`` degrees. A leaning coin's outline off the tape
         is as oval as the rest of it."""
         s = self.settings
@@ -307,27 +305,21 @@ class Analyser:
             if edge_silhouette(crop, floor, s.crop_px, outline_points=hull) != o:
                 hull.clear()
         if segmented is not None and segmented.fit == o and segmented.points is not None:
-            pts, band, flat, what = segmented.points, True, s.flat_silhouette, "silhouette"
+            pts, band, what = segmented.points, True, "silhouette"
         elif hull:
-            pts, band, flat, what = hull[0], False, s.flat_silhouette, "sharp edges"
+            pts, band, what = hull[0], False, "sharp edges"
         else:
-
-            def keep(xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
-                at = np.column_stack([xs.ravel(), ys.ravel()])
-                return tape.off_tape(layout, at, origin, ppm, tape.REACH_MM).reshape(xs.shape)
-
-            found = Outlines(crop, s.crop_px, keep).find(coarse=True)
-            refit, flat, what = near_middle(found, crop, s.crop_px), s.flat_ratio, "edge"
-            pts = np.empty((0, 2))
-        if len(pts):
-            off = tape.off_tape(layout, pts, origin, ppm, tape.REACH_MM, band=band)
-            kept = pts[off]
-            if len(kept) < 12 or off.all():
-                return posed
-            refit = _ellipse(kept)
-            if refit is None or tape.span_deg(kept, refit.x, refit.y) < tape.MIN_SPAN:
-                return posed
-        if refit is None or refit.ratio < flat or not 0.8 <= refit.major / s.crop_px <= 1.25:
+            # (The edge fit's rays cast again taking no step on the tape's
+            # edge: tried, and it cost a cleet; bench/RESULTS.md, session 26.)
+            return posed
+        off = tape.off_tape(layout, pts, origin, ppm, tape.REACH_MM, band=band)
+        kept = pts[off]
+        if len(kept) < 12 or off.all():
+            return posed
+        refit = _ellipse(kept)
+        if refit is None or tape.span_deg(kept, refit.x, refit.y) < tape.MIN_SPAN:
+            return posed
+        if refit.ratio < s.flat_silhouette or not 0.8 <= refit.major / s.crop_px <= 1.25:
             return posed
         doubt = f"{what} {o.ratio:.2f} across the tape's edge, {refit.ratio:.2f} off it"
         return _Posed(refit, Posture.INDETERMINATE, doubt=doubt)

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -167,18 +166,10 @@ def _rays(n: int) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.
     return angles, cos, sin
 
 
-Keep = Callable[[NDArray[np.float64], NDArray[np.float64]], NDArray[np.bool_]]
-"""Which of the sample points (x, y: crop pixels, arrays of one shape) may
-bound a step :func:`refine` takes (``vision.tape``: those off the tape's edge)."""
-
-
-def refine(
-    g: Smooth, guess: Ellipse, rays: int = 120, rounds: int = 2, keep: Keep | None = None
-) -> Ellipse:
+def refine(g: Smooth, guess: Ellipse, rays: int = 120, rounds: int = 2) -> Ellipse:
     """The outline again, from the outermost strong edge on rays from the
     guessed centre across the guessed outline (sharper than a dilated
-    contour); ``g`` is the crop as :func:`~vision.smooth.soft` gives it.
-    ``keep``: a step between samples it does not keep is no edge."""
+    contour); ``g`` is the crop as :func:`~vision.smooth.soft` gives it."""
     fit = guess
     angles, cos, sin = _rays(rays)
     every = np.arange(rays)
@@ -198,9 +189,6 @@ def refine(
             borderMode=cv2.BORDER_REPLICATE,  # no step at the crop's edge (a reference crop)
         )
         step = np.abs(np.diff(samples, axis=1))
-        if keep is not None:
-            kept = keep(xs, ys)
-            step = np.where(kept[:, 1:] & kept[:, :-1], step, 0.0).astype(step.dtype)
         # The outermost strong step: the relief's rings inside the rim can
         # step as sharply as the rim against the floor.
         top = step.max(axis=1)
@@ -418,8 +406,8 @@ class Outlines:
     guess and its refinement, and how well the image supports each fit do not
     depend on the circle's resolution, so they are computed once."""
 
-    def __init__(self, crop: Image, diameter: float, keep: Keep | None = None) -> None:
-        self.crop, self.diameter, self.keep = crop, diameter, keep
+    def __init__(self, crop: Image, diameter: float) -> None:
+        self.crop, self.diameter = crop, diameter
         self._g: Soft | None = None
         self._contour: tuple[Ellipse, Ellipse] | None = None
         self._contour_done = False
@@ -436,8 +424,7 @@ class Outlines:
         """The edge contour's ellipse (:func:`fit_outline`) and its refinement."""
         if not self._contour_done:
             guess = fit_outline(self.crop, self.diameter, CONTOUR_SCALE)
-            fit = None if guess is None else refine(self.g, guess, keep=self.keep)
-            self._contour = None if guess is None or fit is None else (guess, fit)
+            self._contour = None if guess is None else (guess, refine(self.g, guess))
             self._contour_done = True
         return self._contour
 
@@ -454,7 +441,7 @@ class Outlines:
         circle = hough_circle(self.crop, diameter, 2 if coarse else 1)
         if circle is not None:
             guesses.append(circle)
-            fits.append(refine(self.g, circle, keep=self.keep))
+            fits.append(refine(self.g, circle))
             if not flat and fits[0].ratio >= CLEAN and _sized(fits[0], diameter):
                 return fits[0]  # a clean circle of the coin's size: the coin lies flat
         contour = None if flat else self.contour()
