@@ -293,8 +293,8 @@ class Analyser:
         ppm = s.crop_px / s.coin_diameter_mm
         origin = (x - half, y - half)
         layout, o = self.calibration.layout, posed.outline
-        centre = np.array([[origin[0] + o.x / ppm, origin[1] + o.y / ppm]])
-        if tape.edge_distance(layout, centre)[0] > tape.NEAR * o.major / ppm:
+        off_edge = tape.distance_at(layout, origin[0] + o.x / ppm, origin[1] + o.y / ppm)
+        if off_edge > tape.NEAR * o.major / ppm:
             return posed
         segmented = halves.segmented if halves.covered else None
         hull: list[np.ndarray] = []
