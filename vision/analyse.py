@@ -312,7 +312,7 @@ class Analyser:
             # (The edge fit's rays cast again taking no step on the tape's
             # edge: tried, and it cost a cleet; bench/RESULTS.md, session 26.)
             return posed
-        off = tape.off_tape(layout, pts, origin, ppm, tape.REACH_MM, band=band)
+        off = tape.off_tape(layout, pts / ppm + origin, tape.REACH_MM, band)
         kept = pts[off]
         if len(kept) < 12 or off.all():
             return posed

@@ -76,18 +76,10 @@ def on_tape(layout: FloorLayout, points: Points) -> NDArray[np.bool_]:
     return np.asarray(square & ~inner)
 
 
-def off_tape(
-    layout: FloorLayout,
-    points: Points,
-    origin: tuple[float, float],
-    ppm: float,
-    reach_mm: float,
-    band: bool = False,
-) -> NDArray[np.bool_]:
-    """Which of ``points`` (crop pixels, (n, 2); the crop's pixel (0, 0) at
-    floor point ``origin`` mm, ``ppm`` pixels a mm) lie farther than
-    ``reach_mm`` from every tape edge (``band``: and off the tape)."""
-    p = np.asarray(points, np.float64).reshape(-1, 2) / ppm + np.asarray(origin)
+def off_tape(layout: FloorLayout, points: Points, reach_mm: float, band: bool) -> NDArray[np.bool_]:
+    """Which floor points ((n, 2), mm) lie farther than ``reach_mm`` from
+    every tape edge (``band``: and off the tape)."""
+    p = np.asarray(points, np.float64).reshape(-1, 2)
     off = edge_distance(layout, p) > reach_mm
     return np.asarray(off & ~on_tape(layout, p) if band else off)
 
