@@ -25,6 +25,7 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
+from vision import tape
 from vision.calibration import Calibration
 from vision.coinface import CLEAN, Ellipse, Outlines
 from vision.facecrop import face_crop, on_sensor
@@ -60,6 +61,15 @@ def settings_of(camera: CameraSettings) -> Settings:
         margin=camera.margin,
         tolerance_mm=camera.tolerance_mm,
     )
+
+
+def _ellipse(points: np.ndarray) -> Ellipse | None:
+    """The ellipse fitted to (n, 2) crop points, five or more (major >=
+    minor); None when they are collinear."""
+    (x, y), (a, b), angle = cv2.fitEllipse(points.astype(np.float32))
+    if not np.isfinite([x, y, a, b, angle]).all():
+        return None
+    return Ellipse(x, y, max(a, b), max(min(a, b), 1.0), angle if a >= b else angle + 90)
 
 
 _Read = tuple[CoinFace, float, dict[str, float], tuple[str, ...]]
@@ -248,8 +258,71 @@ class Analyser:
         if posed is None:
             reasons.append(f"no coin outline near ({x:.0f}, {y:.0f}) mm")
             return None
+        posed = self._across_tape(posed, crop, halves, x, y, half, empty_still)
         posed = self._by_shadow(posed, halves, edge)
         return self._observe(still, crop, posed, x, y, half, reasons, read=read)
+
+    def _across_tape(
+        self,
+        posed: _Posed,
+        crop: Image,
+        halves: Halves,
+        x: float,
+        y: float,
+        half: float,
+        empty_still: Frame | None,
+    ) -> _Posed:
+        """``posed``, unless it is leaning by its outline alone (no note),
+        the outline's centre within 0.65 of its length of a tape edge, and
+        the outline fitted again without what the tape made of it is a
+        coin's size and as round as a flat coin's by the cut its kind of
+        outline is judged by (``flat_silhouette``): then flat or leaning is the spotter's,
+        outlined by that fit (its shadow is asked after, as for any open
+        outline). What the tape made of it (:mod:`vision.tape`): the
+        silhouette against the empty still loses a grey coin's part on the
+        tape (darker by one factor, as a shadow is), so its contour is
+        fitted again from its points off the tape and its edges; the hull
+        of the new sharp edges, when that outlined the coin, cuts a chord
+        along the tape's edge, so its outline is fitted again from its
+        points off the edge. An edge fit is left as it is. The points left must run round
+        ``tape.MIN_SPAN`` degrees. A leaning coin's outline off the tape
+        is as oval as the rest of it."""
+        s = self.settings
+        if posed.posture is not Posture.LEANING or posed.note:
+            return posed
+        ppm = s.crop_px / s.coin_diameter_mm
+        origin = (x - half, y - half)
+        layout, o = self.calibration.layout, posed.outline
+        off_edge = tape.distance_at(layout, origin[0] + o.x / ppm, origin[1] + o.y / ppm)
+        if off_edge > tape.NEAR * o.major / ppm:
+            return posed
+        segmented = halves.segmented if halves.covered else None
+        hull: list[np.ndarray] = []
+        if segmented is None and empty_still is not None and halves.covered:
+            # (Outlined by the hull of its new sharp edges, as ``_judge``'s
+            # ``sharp``? Asked again for its outline's points.)
+            floor = self.crop(empty_still, x, y, half)
+            if edge_silhouette(crop, floor, s.crop_px, outline_points=hull) != o:
+                hull.clear()
+        if segmented is not None and segmented.fit == o and segmented.points is not None:
+            pts, band, what = segmented.points, True, "silhouette"
+        elif hull:
+            pts, band, what = hull[0], False, "sharp edges"
+        else:
+            # (The edge fit's rays cast again taking no step on the tape's
+            # edge: tried, and it cost a cleet; bench/RESULTS.md, session 26.)
+            return posed
+        off = tape.off_tape(layout, pts / ppm + origin, tape.REACH_MM, band)
+        kept = pts[off]
+        if len(kept) < 12 or off.all():
+            return posed
+        refit = _ellipse(kept)
+        if refit is None or tape.span_deg(kept, refit.x, refit.y) < tape.MIN_SPAN:
+            return posed
+        if refit.ratio < s.flat_silhouette or not 0.8 <= refit.major / s.crop_px <= 1.25:
+            return posed
+        doubt = f"{what} {o.ratio:.2f} across the tape's edge, {refit.ratio:.2f} off it"
+        return _Posed(refit, Posture.INDETERMINATE, doubt=doubt)
 
     def _on_edge(
         self, still: Frame, x: float, y: float, reasons: list[str], empty_still: Frame | None

@@ -92,7 +92,8 @@ class Halves:
         )
         if found is None:
             return None
-        return Segmented(found.fit.enlarged(STILL_STEP), found.hull.enlarged(STILL_STEP))
+        points = None if found.points is None else found.points * STILL_STEP + (STILL_STEP - 1) / 2
+        return Segmented(found.fit.enlarged(STILL_STEP), found.hull.enlarged(STILL_STEP), points)
 
     @functools.cached_property
     def sharp(self) -> Ellipse | None:

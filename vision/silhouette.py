@@ -189,6 +189,10 @@ class Segmented(NamedTuple):
 
     fit: Ellipse
     hull: Ellipse
+    points: NDArray[np.float64] | None = None
+    """The contour ``fit`` was fitted to, (n, 2) in the same pixels (None
+    when not kept): an outline across the tape's edge is fitted again
+    without the points on it (``Analyser._across_tape``)."""
 
 
 def segment_outline(
@@ -302,7 +306,8 @@ def _outlined(
     if min_fill > 0 and _fill(mask, fit, step) < min_fill:
         return None, larger
     hull = np.asarray(cv2.convexHull(contour), np.int32)
-    return Segmented(fit, _fitted(hull, step) if len(hull) >= 5 else fit), larger
+    points = (contour.reshape(-1, 2).astype(np.float64) + 0.5) * step - 0.5
+    return Segmented(fit, _fitted(hull, step) if len(hull) >= 5 else fit, points), larger
 
 
 def _fill(mask: Image, fit: Ellipse, step: float) -> float:
@@ -410,7 +415,13 @@ def _hull_candidates(mask: NDArray[np.bool_]) -> NDArray[np.float32] | None:
 
 
 def edge_silhouette(
-    crop: Image, floor: Image, diameter: float, *, step: int = 1, mask: Image | None = None
+    crop: Image,
+    floor: Image,
+    diameter: float,
+    *,
+    step: int = 1,
+    mask: Image | None = None,
+    outline_points: list[NDArray[np.float64]] | None = None,
 ) -> Ellipse | None:
     """The coin's outline as the convex hull of its new edges and of what
     changed (``floor``: the empty floor's crop, the same view and
@@ -419,7 +430,9 @@ def edge_silhouette(
     crop's view ``step`` times coarser (``diameter`` and the outline in its
     pixels), and what is per pixel scales with it (the smoothing, the rise
     a pixel that makes an edge, the join, the edges' spread); ``mask``:
-    what changed (:func:`coin_mask`) when already made."""
+    what changed (:func:`coin_mask`) when already made; ``outline_points``:
+    the hull's outline, sampled a pixel apart, is appended to it when an
+    outline is found (``Analyser._across_tape``)."""
     if floor.shape[:2] != crop.shape[:2]:
         return None
     rise = _gradient(crop, 1.0 / step)
@@ -485,6 +498,8 @@ def edge_silhouette(
     yi = np.clip(np.round(on[:, 1]).astype(int), 0, h - 1)
     if float(outline[yi, xi].mean()) < SUPPORT:
         return None
+    if outline_points is not None:
+        outline_points.append(on.astype(np.float64))
     return Ellipse(cx, cy, major, minor, angle)
 
 
