@@ -63,15 +63,6 @@ def settings_of(camera: CameraSettings) -> Settings:
     )
 
 
-def _ellipse(points: np.ndarray) -> Ellipse | None:
-    """The ellipse fitted to (n, 2) crop points, five or more (major >=
-    minor); None when they are collinear."""
-    (x, y), (a, b), angle = cv2.fitEllipse(points.astype(np.float32))
-    if not np.isfinite([x, y, a, b, angle]).all():
-        return None
-    return Ellipse(x, y, max(a, b), max(min(a, b), 1.0), angle if a >= b else angle + 90)
-
-
 _Read = tuple[CoinFace, float, dict[str, float], tuple[str, ...]]
 """A face read inside an outline: the face, the confidence, the scores and
 why it is not read (:meth:`Analyser._face`)."""
@@ -312,12 +303,8 @@ class Analyser:
             # (The edge fit's rays cast again taking no step on the tape's
             # edge: tried, and it cost a cleet; bench/RESULTS.md, session 26.)
             return posed
-        off = tape.off_tape(layout, pts / ppm + origin, tape.REACH_MM, band)
-        kept = pts[off]
-        if len(kept) < 12 or off.all():
-            return posed
-        refit = _ellipse(kept)
-        if refit is None or tape.span_deg(kept, refit.x, refit.y) < tape.MIN_SPAN:
+        refit = tape.refit(layout, pts, origin, ppm, band)
+        if refit is None:
             return posed
         if refit.ratio < s.flat_silhouette or not 0.8 <= refit.major / s.crop_px <= 1.25:
             return posed

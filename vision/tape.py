@@ -22,9 +22,11 @@ from __future__ import annotations
 
 import math
 
+import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.coinface import Ellipse
 from vision.floor import FloorLayout
 
 Points = NDArray[np.float64]
@@ -104,3 +106,30 @@ def span_deg(points: Points, x: float, y: float) -> float:
         return 0.0
     gaps = np.diff(np.concatenate([a, [a[0] + 360.0]]))
     return float(360.0 - gaps.max())
+
+
+def ellipse(points: Points) -> Ellipse | None:
+    """The ellipse fitted to (n, 2) crop points, five or more (major >=
+    minor); None when they are collinear."""
+    (x, y), (a, b), angle = cv2.fitEllipse(np.asarray(points, np.float32))
+    if not np.isfinite([x, y, a, b, angle]).all():
+        return None
+    return Ellipse(x, y, max(a, b), max(min(a, b), 1.0), angle if a >= b else angle + 90)
+
+
+def refit(
+    layout: FloorLayout, points: Points, origin: tuple[float, float], ppm: float, band: bool
+) -> Ellipse | None:
+    """The ellipse fitted to an outline's crop ``points`` ((n, 2) pixels, the
+    crop's corner at floor ``origin`` mm, ``ppm`` pixels a mm) left when
+    those within :data:`REACH_MM` of a tape edge (``band``: or on the tape)
+    are dropped; None when none or all of them were, fewer than 12 are
+    left, or what is left runs round less than :data:`MIN_SPAN` degrees."""
+    off = off_tape(layout, points / ppm + origin, REACH_MM, band)
+    kept = points[off]
+    if len(kept) < 12 or off.all():
+        return None
+    fit = ellipse(kept)
+    if fit is None or span_deg(kept, fit.x, fit.y) < MIN_SPAN:
+        return None
+    return fit
