@@ -217,11 +217,14 @@ class Analyser:
                 and read(edge)[0] is CoinFace.INDETERMINATE
             )
 
+        hull_points: list[np.ndarray] = []
+
         @functools.cache
         def sharp() -> Ellipse | None:
-            # (The hull of the coin's new sharp edges: asked at most once a look.)
+            # (The hull of the coin's new sharp edges: asked at most once a
+            # look; its outline's points kept in ``hull_points``.)
             assert empty_still is not None
-            return self._edges_silhouette(crop, empty_still, x, y, half)
+            return self._edges_silhouette(crop, empty_still, x, y, half, hull_points)
 
         clean = self._clean(edge, faceless)
         if empty_still is not None and not clean and halves.covered:
@@ -249,19 +252,19 @@ class Analyser:
         if posed is None:
             reasons.append(f"no coin outline near ({x:.0f}, {y:.0f}) mm")
             return None
-        posed = self._across_tape(posed, crop, halves, x, y, half, empty_still)
+        posed = self._across_tape(posed, halves, x, y, half, sharp, hull_points)
         posed = self._by_shadow(posed, halves, edge)
         return self._observe(still, crop, posed, x, y, half, reasons, read=read)
 
     def _across_tape(
         self,
         posed: _Posed,
-        crop: Image,
         halves: Halves,
         x: float,
         y: float,
         half: float,
-        empty_still: Frame | None,
+        sharp: Callable[[], Ellipse | None],
+        hull_points: list[np.ndarray],
     ) -> _Posed:
         """``posed``, unless it is leaning by its outline alone (no note),
         the outline's centre within 0.65 of its length of a tape edge, and
@@ -275,7 +278,8 @@ class Analyser:
         fitted again from its points off the tape and its edges; the hull
         of the new sharp edges, when that outlined the coin, cuts a chord
         along the tape's edge, so its outline is fitted again from its
-        points off the edge. An edge fit is left as it is. The points left must run round
+        points off the edge (``sharp()``, ``_judge``'s, keeps them in
+        ``hull_points``). An edge fit is left as it is. The points left must run round
         ``tape.MIN_SPAN`` degrees. A leaning coin's outline off the tape
         is as oval as the rest of it."""
         s = self.settings
@@ -288,17 +292,10 @@ class Analyser:
         if off_edge > tape.NEAR * o.major / ppm:
             return posed
         segmented = halves.segmented if halves.covered else None
-        hull: list[np.ndarray] = []
-        if segmented is None and empty_still is not None and halves.covered:
-            # (Outlined by the hull of its new sharp edges, as ``_judge``'s
-            # ``sharp``? Asked again for its outline's points.)
-            floor = self.crop(empty_still, x, y, half)
-            if edge_silhouette(crop, floor, s.crop_px, outline_points=hull) != o:
-                hull.clear()
         if segmented is not None and segmented.fit == o and segmented.points is not None:
             pts, band, what = segmented.points, True, "silhouette"
-        elif hull:
-            pts, band, what = hull[0], False, "sharp edges"
+        elif segmented is None and halves.covered and sharp() == o:
+            pts, band, what = hull_points[0], False, "sharp edges"
         else:
             # (The edge fit's rays cast again taking no step on the tape's
             # edge: tried, and it cost a cleet; bench/RESULTS.md, session 26.)
@@ -368,13 +365,20 @@ class Analyser:
         return outline
 
     def _edges_silhouette(
-        self, crop: Image, empty_still: Frame, x: float, y: float, half: float
+        self,
+        crop: Image,
+        empty_still: Frame,
+        x: float,
+        y: float,
+        half: float,
+        outline_points: list[np.ndarray] | None = None,
     ) -> Ellipse | None:
         """Neither an edge nor a filled silhouette: a grey coin on the white
         line, as dark as a shadow; its new edges outline it (at the crop's
-        resolution: an edge is a pixel or two wide)."""
+        resolution: an edge is a pixel or two wide). ``outline_points``: as
+        :func:`~vision.silhouette.edge_silhouette`'s."""
         floor = self.crop(empty_still, x, y, half)
-        return edge_silhouette(crop, floor, self.settings.crop_px)
+        return edge_silhouette(crop, floor, self.settings.crop_px, outline_points=outline_points)
 
     def _by_silhouette(
         self,

@@ -527,43 +527,36 @@ def changed_sliver(
     if offs[best - 1] > 0.75 * diameter:
         return None
     contour = _outer_contour(labels, best)
-    found = _sliver(contour, diameter, bounds)
-    if found is not None or not _too_wide(contour, diameter, bounds):
+    found, too_wide = _sliver(contour, diameter, bounds)
+    if not too_wide:
         return found
     # A coin nearly on edge and its long shadow as one blob (tuning 320013#98,
     # 330015#7): the sliver is the part of it a shadow cannot explain.
     part = _unshadowed(small, floor, labels == best)
-    return None if part is None else _sliver(part, diameter, bounds)
+    return None if part is None else _sliver(part, diameter, bounds)[0]
 
 
 def _sliver(
     contour: NDArray[np.int32], diameter: float, bounds: tuple[float, float, float]
-) -> Ellipse | None:
-    """``contour``'s least-area box when it is a sliver's (:func:`changed_sliver`)."""
+) -> tuple[Ellipse | None, bool]:
+    """``contour``'s least-area box when it is a sliver's (:func:`changed_sliver`),
+    and whether it is instead a solid blob a sliver's length but wider than
+    a sliver's ``bounds`` allow (a sliver merged with its long shadow, or a
+    flat coin, a diameter wide every way)."""
     (x, y), sides, angle = cv2.minAreaRect(contour)
     length, width = max(sides) / diameter, min(sides) / diameter
     shortest, longest, widest = bounds
-    if not (shortest <= length <= longest and width <= widest and _solid(contour)):
-        return None
+    if not (shortest <= length <= longest and _solid(contour)):
+        return None, False
+    if width > widest:
+        return None, True
     turn = angle if sides[0] >= sides[1] else angle + 90
-    return Ellipse(x, y, max(sides), max(min(sides), 1.0), turn)
+    return Ellipse(x, y, max(sides), max(min(sides), 1.0), turn), False
 
 
 def _solid(contour: NDArray[np.int32]) -> bool:
     hull = cv2.contourArea(cv2.convexHull(contour))
     return hull > 0 and cv2.contourArea(contour) >= SLIVER_SOLID * hull
-
-
-def _too_wide(
-    contour: NDArray[np.int32], diameter: float, bounds: tuple[float, float, float]
-) -> bool:
-    """Whether ``contour`` is a solid blob a sliver's length but wider than a
-    sliver's ``bounds`` allow: a sliver merged with its long shadow, or a
-    flat coin (a diameter wide every way)."""
-    _, sides, _ = cv2.minAreaRect(contour)
-    length, width = max(sides) / diameter, min(sides) / diameter
-    shortest, longest, widest = bounds
-    return shortest <= length <= longest and width > widest and _solid(contour)
 
 
 def _unshadowed(small: Image, floor: Image, blob: NDArray[np.bool_]) -> NDArray[np.int32] | None:
